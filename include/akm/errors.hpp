@@ -1,0 +1,33 @@
+// errors — bad input is refused before any work, naming parameter, value and valid range.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace akm {
+
+/// Thrown for every invalid user input (CLI flag, spec string, experiment parameter).
+/// The CLI maps it to exit code 2. Message: "<param> = <value> is invalid: <requirement>".
+class InputError : public std::runtime_error {
+ public:
+  InputError(const std::string& param, const std::string& value, const std::string& requirement);
+  const std::string& param() const { return param_; }
+
+ private:
+  std::string param_;
+};
+
+/// Formats a double the way messages show it (shortest round-trip form).
+std::string show(double v);
+
+/// Validators used by the CLI, the spec parser and experiments alike.
+void require_finite(const std::string& param, double v);
+/// β ∈ [0, 1): the EMA decay of every rule except the pure delta rule.
+void require_beta(double beta);
+/// η > 0 and finite.
+void require_eta(double eta);
+/// α > 0 and finite.
+void require_alpha(double alpha);
+/// Integer count ≥ lo.
+void require_at_least(const std::string& param, long long v, long long lo);
+
+}  // namespace akm

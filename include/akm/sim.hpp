@@ -1,0 +1,67 @@
+// sim — trials × steps Monte Carlo with streaming statistics.
+//
+// Each trial writes a fixed vector of observables (projections a check needs); the engine
+// keeps only their running mean and variance (never all trials). Trials are grouped into
+// fixed chunks whose statistics are merged in chunk order, so the numbers are identical
+// for any thread count (the merge order never depends on scheduling).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "akm/linalg.hpp"
+
+namespace akm {
+
+/// Streaming mean and variance of a vector of observables over trials (Welford; merging by
+/// Chan–Golub–LeVeque).
+class TrialStats {
+ public:
+  TrialStats() = default;
+  explicit TrialStats(std::size_t n_obs);
+
+  void add(const double* x);              ///< one trial's observables
+  void merge(const TrialStats& other);    ///< combine two disjoint sets of trials
+
+  long long count() const { return count_; }
+  std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
+  const Vec& mean() const { return mean_; }
+  Vec variance() const;        ///< unbiased sample variance across trials
+  Vec stderr_mean() const;     ///< sqrt(variance / count)
+
+ private:
+  long long count_ = 0;
+  Vec mean_, m2_;
+};
+
+struct McOptions {
+  long long trials = 1000;
+  int threads = 0;                 ///< 0: all hardware threads
+  int groups = 0;                  ///< > 0: also keep statistics of this many trial groups
+  long long chunk_trials = 16;     ///< trials per deterministic chunk
+  /// Called from worker threads with (trials done, trials total); may be empty.
+  std::function<void(long long, long long)> progress;
+};
+
+struct McResult {
+  TrialStats total;
+  std::vector<TrialStats> groups;  ///< contiguous trial groups (for jackknife errors)
+};
+
+/// Writes the observables of trial `trial` into out[0..n_obs).
+using TrialKernel = std::function<void(long long trial, double* out)>;
+
+/// Runs `trials` independent trials of `kernel` on a thread pool.
+McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel& kernel);
+
+/// Number of worker threads `threads` resolves to (0 → hardware concurrency, ≥ 1).
+int resolve_threads(int threads);
+
+/// Delete-one-group jackknife of a scalar statistic of the group-mean vector:
+/// returns {estimate from all groups, jackknife standard error}.
+/// `stat` receives the pooled mean vector of a subset of groups.
+std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,
+                                    const std::function<double(const Vec&)>& stat);
+
+}  // namespace akm

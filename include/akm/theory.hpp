@@ -1,0 +1,90 @@
+// theory — every closed form of THEOREMS.md T1–T8 (and f(γ) of T14). No randomness.
+//
+// One source of truth per formula: experiments, tests and `akm theory` all call these.
+#pragma once
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/linalg.hpp"
+#include "akm/spectrum.hpp"
+
+namespace akm {
+
+/// Which key the AK buffer uses: raw x [eq:dm-update] or normalized x̂ [eq:dm-norm-update].
+enum class Key { raw, normalized };
+Key parse_key(const std::string& s);  ///< "raw" | "normalized", else InputError
+std::string to_string(Key k);
+
+namespace theory {
+
+/// μ = (1−β)/η, the Tikhonov ridge [eq:dm-eigen].
+double mu(double beta, double eta);
+/// β̃_i = β − η·λ (λ = λ_i for the raw key, λ̂_i for the normalized key) [eq:transport-lemma].
+double beta_tilde(double beta, double eta, double lam);
+/// τ_i = 1/(1−β̃_i) [eq:horizon].
+double horizon(double beta_tilde);
+/// φ_i = 1/(μ+λ_i) [eq:dm-eigen].
+double phi(double mu, double lam);
+/// r_i = ηλ̂_i/(1−β) [eq:ratio]; the horizon ratio EMA/AK is 1 + r_i.
+double ratio_r(double beta, double eta, double lam_hat);
+/// E[M_t u_i] for M_0 = 0 along one direction: target·(1 − β̃^t) [thm:fixedpoint transient].
+double transient_mean(double target, double beta_tilde, long long t);
+
+/// A^Δ = [[1−αc, −αβ̃],[c, β̃]] on (e_{t,i}, μ_{t−1,i}) [eq:iter-matrices, eq:loss-free-A].
+Mat2 iter_matrix_ak(double alpha, double c, double beta_tilde);
+/// A^EMA = [[1−α(1−β)λ, −αβ],[(1−β)λ, β]] — the EMA buffer sees the raw gradient.
+Mat2 iter_matrix_ema(double alpha, double beta, double lambda);
+/// Spectral radius of a real 2×2 matrix from trace and determinant (closed form).
+double spectral_radius(const Mat2& A);
+/// Discriminant tr(A)² − 4 det(A) [lem:det-bound].
+double discriminant(const Mat2& A);
+/// Interval of α·c on which the AK map with determinant `det` is underdamped:
+/// ((1−√det)², (1+√det)²) [eq:underdamped-cond]; nullopt when det ≤ 0 (never underdamped).
+std::optional<std::pair<double, double>> underdamped_band(double det);
+/// min over α of ρ(A) = √det A for det > 0 [lem:loss-free-det].
+double min_alpha_rho(double det);
+/// Steady lag per unit drift b/(1−b) [prop:nc1-main]: b = β̃_i (AK) or β (EMA).
+double lag_per_unit_drift(double contraction);
+/// cond(μI+Σ̂) ≤ 1 + η/(1−β) [eq:cond-ceiling].
+double cond_ceiling(double beta, double eta);
+/// Σ_i w_i β̃_i = β − η Σ w_i² for unit-sum w [eq:weighted-mean].
+double weighted_mean_contraction(double beta, double eta, const Vec& w);
+/// Σ_i w_i² (‖Σ̂‖_F² for w = λ̂).
+double frobenius_sq(const Vec& w);
+/// Correction cost fraction of the deployed rule per block f(γ) = (6+4γ)/(24+18γ)
+/// [thm:deployed-overhead].
+double deployed_overhead_f(double gamma);
+
+}  // namespace theory
+
+/// Per-direction closed forms, the rows of `akm theory --json`.
+struct DirectionTheory {
+  double lambda = 0, lambda_hat = 0, kappa = 0;
+  double beta_tilde = 0, tau = 0, phi = 0;
+  double coupling_ak = 0, coupling_ema = 0;  ///< c = ηκ_i or ηλ_i; (1−β)λ_i
+  double det_ak = 0, det_ema = 0, rho_ak = 0, rho_ema = 0;
+  bool underdamped_ak = false;
+  std::optional<std::pair<double, double>> band;
+  double lag_ak_per_unit_drift = 0, lag_ema_per_unit_drift = 0;
+};
+
+struct TheoryReport {
+  double beta = 0, eta = 0, alpha = 0.1;
+  Key key = Key::normalized;
+  double mu = 0, weighted_mean_contraction = 0, frobenius_sq = 0, cond_ceiling = 0;
+  std::vector<DirectionTheory> directions;
+};
+
+/// Validates (β ∈ [0,1), η > 0, α > 0) and evaluates every closed form per direction.
+/// Gaussian-key moments come from the exact quadrature of akm/moments.hpp.
+TheoryReport make_theory_report(double beta, double eta, double alpha, Key key,
+                                const Spectrum& spectrum);
+
+/// The JSON contract of `akm theory --json` (names are stable; see README).
+nlohmann::json to_json(const TheoryReport& r);
+
+}  // namespace akm
