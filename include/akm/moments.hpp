@@ -18,6 +18,8 @@ struct KeyMoments {
   Vec kappa;       ///< κ_i = u_iᵀ K u_i
   Mat fourth;      ///< Q_ij = E[x̂_i² x̂_j²]; empty unless requested
   double trace_error = 0.0;  ///< |Σ λ̂_i − 1|
+  int nodes = 0;             ///< integrand evaluations used by the quadrature
+  double step = 0.0;         ///< final trapezoid step h in the exp-sinh variable v
 };
 
 /// Exact moments for Gaussian keys with covariance eigenvalues `lambda` (all > 0).

@@ -45,18 +45,20 @@ double discriminant(const Mat2& A);
 /// Interval of α·c on which the AK map with determinant `det` is underdamped:
 /// ((1−√det)², (1+√det)²) [eq:underdamped-cond]; nullopt when det ≤ 0 (never underdamped).
 std::optional<std::pair<double, double>> underdamped_band(double det);
-/// min over α of ρ(A) = √det A for det > 0 [lem:loss-free-det].
+/// min over α of ρ(A) = √det A for det > 0 [lem:loss-free-det]; √|det| for det ≤ 0
+/// (attained at tr A = 0, i.e. αc = 1 + det).
 double min_alpha_rho(double det);
 /// Steady lag per unit drift b/(1−b) [prop:nc1-main]: b = β̃_i (AK) or β (EMA).
 double lag_per_unit_drift(double contraction);
 /// cond(μI+Σ̂) ≤ 1 + η/(1−β) [eq:cond-ceiling].
 double cond_ceiling(double beta, double eta);
-/// Σ_i w_i β̃_i = β − η Σ w_i² for unit-sum w [eq:weighted-mean].
+/// Σ_i w_i β̃_i = β − η Σ w_i² for unit-sum w (β̃_i = β − ηw_i) [eq:weighted-mean];
+/// InputError when |Σ w_i − 1| > 1e-8.
 double weighted_mean_contraction(double beta, double eta, const Vec& w);
 /// Σ_i w_i² (‖Σ̂‖_F² for w = λ̂).
 double frobenius_sq(const Vec& w);
 /// Correction cost fraction of the deployed rule per block f(γ) = (6+4γ)/(24+18γ)
-/// [thm:deployed-overhead].
+/// [thm:deployed-overhead]. γ = +∞ gives the limit 2/9; γ < 0 or NaN is an InputError.
 double deployed_overhead_f(double gamma);
 
 }  // namespace theory
