@@ -1,0 +1,506 @@
+// T5 tracking — [thm:tracking, eq:tracking-ema, eq:tracking-delta,
+//                app:direction-selective-tracking, eq:horizon, eq:ratio]
+//
+// At step t0 the stream switches (Ḡ_0, Σ_0) → (Ḡ_1, Σ_1). With T_{t,i} = (M_t − M*_1)u_i and
+// u_i the eigenvectors of Σ_1, the theorem says E[T_t u_i] = β̃_i E[T_{t−1} u_i] for AK
+// (β̃_i = β − ηλ_i raw key, β − ηλ̂_i normalized key) and β E[T_{t−1} u_i] for EMA, whose
+// target is M*_1 = Ḡ_1. The proof (app:direction-selective-tracking) uses only that M_{t−1}
+// is independent of the new key, so the whole mean trajectory is exact:
+//   E[M_t] = M*_0 + (M_0 − M*_0)(βI − ηΣ_0)^t before the shift (thm:fixedpoint transient),
+//   E[T_{t0+k}]u_i = β̃_i^k (E[M_{t0}] − M*_1)u_i after it,
+// and every per-direction, per-lag check carries no bias term.
+//
+// Setting. Σ_1 is the spiked spectrum, simulated in its own eigenbasis (O(n) keys). Σ_0 is
+// the power-law spectrum placed in a basis Q relative to Σ_1's: Q = I ("same-basis") or Q
+// Haar random ("rotated", the eigenbasis itself moves at the shift). Pre-shift keys are
+// x = Q diag(√λ⁰) z, O(n²), affordable at n = 32. Values δ = A_k x + ξ with A_0 ≠ A_1,
+// so Ḡ_k = A_kΣ_k, Ĝ_k = A_k K_k with K_0 = Q diag(κ⁰) Qᵀ, Σ̂_0 = Q diag(λ̂⁰) Qᵀ (the
+// normalization commutes with the rotation). m = 1: the buffer is one row.
+//
+// Measured on top of the exact means:
+//  * per-direction contraction rates r̂_i, the least-squares AR(1) ratio of the trial-mean
+//    trajectory over a window fixed by theory before the data is seen; because the
+//    trial-mean error also satisfies E[e_{k+1} | e_k] = β̃_i e_k, E[Σ y_{k+1}y_k] = β̃_i E[Σ y_k²]
+//    exactly, so r̂_i is unbiased up to the O(1/trials) ratio bias the jackknife removes;
+//  * the horizon ratio τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA) against 1 + ηλ_i/(1−β)
+//    [eq:horizon, eq:ratio], jackknifed jointly (both buffers see the same keys).
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "akm/kernels.hpp"
+#include "akm/random.hpp"
+#include "akm/spectrum.hpp"
+#include "common.hpp"
+
+namespace akm::exp {
+namespace {
+
+constexpr int kM = 1;               // one buffer row keeps the O(n²) pre-shift keys cheap
+constexpr double kBeta = 0.9;
+constexpr double kEtaNorm = 0.5;
+constexpr double kRawFrac = 0.4;    // raw η = 0.4/λ_max over both spectra: β̃ ≥ 0.5 throughout
+constexpr double kNoise = 0.5;      // σ of ξ
+constexpr int kT0 = 60;             // steps under (Ḡ_0, Σ_0) before the shift
+constexpr int kPost = 40;           // recorded lags k = 0..kPost after it
+// Trial groups for the delete-one-group jackknife. Its standard error has groups − 1 degrees of
+// freedom, and the checks compare |m − p| with z·se at z ≈ 6 (Bonferroni over the run): with
+// 20 groups the t_19 tail at z = 6 is ~1e-5 per check, far above the declared family rate;
+// with 200 it is ~5e-9, close to the normal tail.
+constexpr int kGroups = 200;
+constexpr double kWindowLevel = 0.05;  // fit window: until β̃^k falls to 5% of the offset
+constexpr int kMinPairs = 3;        // at least 3 AR(1) pairs (4 points) per fit
+constexpr double kMinSnr = 10.0;    // fit only where |y_0| ≥ 10 × predicted standard error
+constexpr long long kTrialsFull = 40000, kTrialsQuick = 6000;
+const std::vector<int> kLags{0, 1, 3, 10, 30};
+
+enum Rule : int { kAkRaw = 0, kAkNorm = 1, kEma = 2 };
+constexpr int kRules = 3;
+const char* rule_name(int r) {
+  static const char* names[] = {"ak_raw", "ak_normalized", "ema"};
+  return names[r];
+}
+
+/// The fixed model shared by both scenarios.
+struct Model {
+  Setting pre;   // Σ_0 spectrum (power law), placed in basis Q
+  Setting post;  // Σ_1 spectrum (spiked), the coordinate system of the simulation
+  Mat A0, A1;    // 1×n value maps before/after the shift, in Σ_1's eigen-coordinates
+  double eta_raw = 0;
+  double eta(int rule) const { return rule == kAkRaw ? eta_raw : kEtaNorm; }
+};
+
+/// Exact predictions of one scenario, one row per rule.
+struct Prediction {
+  Mat m_t0;    // E[M_{t0}] (rules × n)
+  Mat mstar1;  // M*_1 (rules × n)
+  Mat y0;      // E[T_{t0}] = E[M_{t0}] − M*_1
+  Mat rate;    // β̃_i (AK) or β (EMA) after the shift
+  Mat scale;   // per-trial noise scale of T_{t0+k}u_i used only to select fitted directions
+};
+
+/// Σ_0, Σ̂_0 and K_0 in Σ_1's eigen-coordinates: Q diag(·) Qᵀ.
+Mat rotate(const Mat& Q, const Vec& d) { return Q * d.asDiagonal() * Q.transpose(); }
+
+Prediction predict(const Model& md, const Mat& Q) {
+  const int n = md.post.n();
+  const Vec& l0 = md.pre.spectrum.lambda;
+  const Vec& lh0 = md.pre.moments.lambda_hat;
+  const Vec& k0 = md.pre.moments.kappa;
+  const Vec& l1 = md.post.spectrum.lambda;
+  const Vec& lh1 = md.post.moments.lambda_hat;
+  const Vec& k1 = md.post.moments.kappa;
+  Prediction p;
+  p.m_t0 = p.mstar1 = p.y0 = p.rate = p.scale = Mat::Zero(kRules, n);
+  const Mat S0 = rotate(Q, l0), Sh0 = rotate(Q, lh0), K0 = rotate(Q, k0);
+  const Vec a0 = md.A0.row(0).transpose(), a1 = md.A1.row(0).transpose();
+
+  for (int r = 0; r < kRules; ++r) {
+    const double eta = md.eta(r), mu = theory::mu(kBeta, eta);
+    // Pre-shift mean in Σ_0's eigenbasis, per eigen-direction v_j = Q e_j:
+    //   raw  E[M_t]v_j = A_0 v_j λ⁰_j φ(λ⁰_j)(1 − (β−ηλ⁰_j)^t)     [thm:fixedpoint]
+    //   norm E[M_t]v_j = A_0 v_j κ⁰_j φ(λ̂⁰_j)(1 − (β−ηλ̂⁰_j)^t)    [cor:fixedpoint-normalized]
+    //   EMA  E[M_t]v_j = A_0 v_j λ⁰_j (1 − β^t)                     [eq:ema-update]
+    Vec d0(n);
+    for (int j = 0; j < n; ++j) {
+      if (r == kAkRaw)
+        d0[j] = theory::transient_mean(l0[j] * theory::phi(mu, l0[j]),
+                                       theory::beta_tilde(kBeta, eta, l0[j]), kT0);
+      else if (r == kAkNorm)
+        d0[j] = theory::transient_mean(k0[j] * theory::phi(mu, lh0[j]),
+                                       theory::beta_tilde(kBeta, eta, lh0[j]), kT0);
+      else
+        d0[j] = theory::transient_mean(l0[j], kBeta, kT0);
+    }
+    const Vec m0 = rotate(Q, d0) * a0;  // (A_0 Q diag(d0) Qᵀ)ᵀ; rotate() is symmetric
+    p.m_t0.row(r) = m0.transpose();
+    for (int i = 0; i < n; ++i) {
+      // New target along u_i [eq:dm-eigen]: raw A_1u_i λ_iφ_i, normalized A_1u_i κ_iφ̂_i,
+      // EMA Ḡ_1u_i = A_1u_i λ_i.
+      const double target = r == kAkRaw  ? a1[i] * l1[i] * theory::phi(mu, l1[i])
+                            : r == kAkNorm ? a1[i] * k1[i] * theory::phi(mu, lh1[i])
+                                           : a1[i] * l1[i];
+      p.mstar1(r, i) = target;
+      p.y0(r, i) = m0[i] - target;
+      p.rate(r, i) = r == kAkRaw    ? theory::beta_tilde(kBeta, eta, l1[i])
+                     : r == kAkNorm ? theory::beta_tilde(kBeta, eta, lh1[i])
+                                    : kBeta;  // [eq:tracking-ema]
+    }
+
+    // Noise scale for the selection rule only (tolerances always use the measured standard
+    // errors). EMA: exact — M_t is a sum of independent terms (1−β)β^{t−s}δ_s x_sᵀ and
+    // Var(δx_i) = (aᵀΣa + σ²)Σ_ii + (Σa)_i² for Gaussian x; the larger of the pre-shift value
+    // at t0 and the post-shift stationary value. AK: the additive-forcing approximation
+    // Var ≈ η² E[(δ − Mk)²] E[k_i²] / (1 − β̃²), residual evaluated exactly at M = E[M_{t0}]
+    // under both laws (the residual right at the shift, where it is largest), larger of the
+    // two. It ignores the multiplicative key noise, so it is a scale, not a bound.
+    const Vec S0a = S0 * a0;
+    const double sig2 = kNoise * kNoise;
+    for (int i = 0; i < n; ++i) {
+      double v_pre = 0, v_post = 0;
+      if (r == kEma) {
+        const double f = (1 - kBeta) * (1 - kBeta) / (1 - kBeta * kBeta);
+        v_pre = f * (1 - std::pow(kBeta, 2 * kT0)) *
+                ((a0.dot(S0a) + sig2) * S0(i, i) + S0a[i] * S0a[i]);
+        const double s1a = l1[i] * a1[i];
+        v_post = f * ((a1.cwiseProduct(a1).dot(l1) + sig2) * l1[i] + s1a * s1a);
+      } else {
+        const bool raw = r == kAkRaw;
+        const Vec e0 = a0 - m0, e1 = a1 - m0;
+        // raw: E(δ − Mx)² = (A−M)Σ(A−M)ᵀ + σ²; normalized: AΣAᵀ − 2AKMᵀ + MΣ̂Mᵀ + σ².
+        const double r2_pre = raw ? e0.dot(S0 * e0) + sig2
+                                  : a0.dot(S0a) - 2 * a0.dot(K0 * m0) + m0.dot(Sh0 * m0) + sig2;
+        const double r2_post =
+            raw ? e1.cwiseProduct(e1).dot(l1) + sig2
+                : a1.cwiseProduct(a1).dot(l1) - 2 * a1.cwiseProduct(k1).dot(m0) +
+                      m0.cwiseProduct(m0).dot(lh1) + sig2;
+        const double kk_pre = raw ? S0(i, i) : Sh0(i, i);
+        const double kk_post = raw ? l1[i] : lh1[i];
+        const double b_pre = kBeta - eta * kk_pre, b_post = kBeta - eta * kk_post;
+        v_pre = eta * eta * r2_pre * kk_pre / (1 - b_pre * b_pre);
+        v_post = eta * eta * r2_post * kk_post / (1 - b_post * b_post);
+      }
+      p.scale(r, i) = std::sqrt(std::max(v_pre, v_post));
+    }
+  }
+  return p;
+}
+
+/// Observable layout: T_{t0+k}u_i of rule r at offset (r·(kPost+1) + k)·n + i.
+std::size_t obs(int n, int r, int k, int i) {
+  return (static_cast<std::size_t>(r) * (kPost + 1) + static_cast<std::size_t>(k)) *
+             static_cast<std::size_t>(n) +
+         static_cast<std::size_t>(i);
+}
+
+McResult simulate(ExperimentContext& ctx, const Model& md, const Mat& Q, bool rotated,
+                  const Prediction& p, std::uint64_t seed, long long trials,
+                  const std::string& label) {
+  const int n = md.post.n();
+  const std::size_t n_obs = static_cast<std::size_t>(kRules) * (kPost + 1) * n;
+  const Vec sqrt_l0 = md.pre.sqrt_lambda;
+  auto kernel = [&](long long trial, double* out) {
+    // All three buffers see the same keys and noise, so the horizon ratio's jackknife sees
+    // their correlation.
+    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
+    std::vector<Mat> M(kRules, Mat::Zero(kM, n));
+    Vec z(n), x(n), xh(n), delta(kM), r(kM);
+    auto step = [&](const Mat& A) {
+      delta.noalias() = A * x;
+      for (int j = 0; j < kM; ++j) delta[j] += kNoise * noise.normal();
+      kern::key_for(Key::normalized, x, xh);
+      kern::ak_step(M[kAkRaw], delta, x, kBeta, md.eta_raw, r);       // [eq:dm-update]
+      kern::ak_step(M[kAkNorm], delta, xh, kBeta, kEtaNorm, r);       // [eq:dm-norm-update]
+      kern::ema_step(M[kEma], delta, x, kBeta);                       // [eq:ema-update]
+    };
+    auto record = [&](int k) {
+      for (int ru = 0; ru < kRules; ++ru)
+        for (int i = 0; i < n; ++i) out[obs(n, ru, k, i)] = M[ru](0, i) - p.mstar1(ru, i);
+    };
+    for (int t = 1; t <= kT0; ++t) {
+      if (rotated) {
+        kern::gaussian_key(keys, sqrt_l0, z);
+        x.noalias() = Q * z;  // x = Q diag(√λ⁰) z ~ N(0, Σ_0)
+      } else {
+        kern::gaussian_key(keys, sqrt_l0, x);
+      }
+      step(md.A0);
+    }
+    record(0);
+    for (int k = 1; k <= kPost; ++k) {
+      kern::gaussian_key(keys, md.post.sqrt_lambda, x);
+      step(md.A1);
+      record(k);
+    }
+  };
+  return monte_carlo(ctx.mc(trials, label, kGroups), n_obs, kernel);
+}
+
+/// Fit window from theory: pairs k = 0..L−1 with L the first lag where β̃^L ≤ 5%, ≥ 3 pairs.
+int window(double rate) {
+  int L = kMinPairs;
+  if (rate > 0 && rate < 1) L = std::max(L, static_cast<int>(std::ceil(std::log(kWindowLevel) / std::log(rate))));
+  return std::min(L, kPost);
+}
+
+/// Least-squares AR(1) ratio Σ y_{k+1}y_k / Σ y_k² of a mean trajectory.
+double ar1(const Vec& v, int n, int r, int i, int L) {
+  double num = 0, den = 0;
+  for (int k = 0; k < L; ++k) {
+    const double y = v[obs(n, r, k, i)];
+    num += v[obs(n, r, k + 1, i)] * y;
+    den += y * y;
+  }
+  return num / den;
+}
+
+/// Delete-one-group jackknife of many statistics of one run. Same estimator as
+/// akm::jackknife (bias-corrected estimate, √((g−1)/g Σ(θ_k − θ̄)²)), but the leave-one-out
+/// pooled means are formed once, O(groups·n_obs), instead of by g² merges per statistic —
+/// this experiment jackknifes a few hundred statistics over 200 groups.
+class GroupJackknife {
+ public:
+  explicit GroupJackknife(const std::vector<TrialStats>& groups) {
+    const Eigen::Index n_obs = static_cast<Eigen::Index>(groups.at(0).size());
+    Vec sum = Vec::Zero(n_obs);
+    double count = 0;
+    for (const auto& g : groups) {
+      sum += static_cast<double>(g.count()) * g.mean();
+      count += static_cast<double>(g.count());
+    }
+    full_ = sum / count;
+    for (const auto& g : groups)
+      loo_.push_back((sum - static_cast<double>(g.count()) * g.mean()) /
+                     (count - static_cast<double>(g.count())));
+  }
+  std::pair<double, double> operator()(const std::function<double(const Vec&)>& stat) const {
+    const double g = static_cast<double>(loo_.size());
+    std::vector<double> th;
+    double mean = 0;
+    for (const Vec& v : loo_) mean += th.emplace_back(stat(v));
+    mean /= g;
+    double ss = 0;
+    for (double t : th) ss += (t - mean) * (t - mean);
+    return {g * stat(full_) - (g - 1) * mean, std::sqrt(ss * (g - 1) / g)};
+  }
+
+ private:
+  Vec full_;
+  std::vector<Vec> loo_;
+};
+
+nlohmann::json row_json(const Mat& A) { return to_std(A.row(0).transpose()); }
+
+}  // namespace
+
+AKM_EXPERIMENT(T5, "tracking", "Direction-selective tracking after a distribution shift",
+               "thm:tracking eq:tracking-ema eq:tracking-delta app:direction-selective-tracking "
+               "eq:horizon eq:ratio",
+               "E[T_{t,i}] = β̃_i E[T_{t−1,i}] (AK, β̃_i = β − ηλ_i or β − ηλ̂_i), β E[T_{t−1,i}] (EMA); "
+               "τ^EMA/τ^AK = 1 + ηλ_i/(1−β)") {
+  const long long R = trials(ctx, kTrialsFull, kTrialsQuick);
+  Model md{make_setting("power", kPower, ctx.opts.seed), make_setting("spiked", kSpiked, ctx.opts.seed),
+           value_map(kM, 32, derive_seed(ctx.opts.seed, "T5/A0")),
+           value_map(kM, 32, derive_seed(ctx.opts.seed, "T5/A1")), 0.0};
+  const int n = md.post.n();
+  std::vector<std::string> dname;  // u1..un, as dir_name() spells them
+  for (int i = 0; i < n; ++i) dname.push_back(fmt::format("u{}", i + 1));
+  // Raw η from the larger λ_max of the two spectra, so β̃ = β − ηλ stays ≥ β − 0.4 > 0 before
+  // and after the shift [thm:unconditional-stability]; here Σ_1's spike λ = 100 sets it.
+  md.eta_raw = kRawFrac / std::max(md.pre.spectrum.lambda.maxCoeff(), md.post.spectrum.lambda.maxCoeff());
+
+  const std::uint64_t q_seed = derive_seed(ctx.opts.seed, "T5/Q");
+  struct Scenario {
+    std::string name;
+    bool rotated;
+    Mat Q;
+  };
+  const std::vector<Scenario> scenarios{{"same-basis", false, Mat::Identity(n, n)},
+                                        {"rotated", true, haar_orthogonal(n, q_seed)}};
+
+  ctx.params = {{"beta", kBeta}, {"eta_raw", md.eta_raw}, {"eta_normalized", kEtaNorm},
+                {"m", kM}, {"n", n}, {"noise_sigma", kNoise}, {"t0", kT0},
+                {"post_steps", kPost}, {"lags_checked", kLags}, {"trials", R},
+                {"jackknife_groups", kGroups}, {"selection_trials", kTrialsQuick}, {"M0", "zero"},
+                {"value_stream", "delta = A_k x + xi, xi ~ N(0, noise_sigma^2); A_0 before t0, A_1 "
+                                 "after; all vectors in the eigen-coordinates of Sigma_1"},
+                {"pre_shift", setting_params(md.pre)}, {"post_shift", setting_params(md.post)},
+                {"A0", row_json(md.A0)}, {"A1", row_json(md.A1)},
+                {"raw_eta_rule", "0.4 / max(lambda_max(Sigma_0), lambda_max(Sigma_1))"},
+                {"fit_window", "pairs k = 0..L-1, L = max(3, ceil(ln 0.05 / ln rate)), rate = "
+                               "predicted contraction; L <= post_steps"},
+                {"fit_selection", "fit direction i of a rule iff |y0_i| >= 10 * scale_i / sqrt(quick trials), "
+                                  "scale_i from the exact EMA variance or the AK additive-forcing "
+                                  "approximation (see tracking.cpp); decided before simulating"},
+                {"scenarios", nlohmann::json::array()}};
+
+  CsvTable traj{{"scenario", "rule", "direction", "curve", "k", "predicted", "measured", "stderr",
+                 "abs_predicted", "abs_measured"}, {}};
+  CsvTable rates{{"scenario", "rule", "direction", "curve", "lambda", "lambda_hat", "y0",
+                  "selection_se", "predicted_snr", "measured_se_y0", "window_pairs", "checked",
+                  "predicted_rate", "fitted_rate", "stderr_rate"}, {}};
+  CsvTable horizon{{"scenario", "key", "direction", "curve", "lambda", "lambda_hat", "predicted_ratio",
+                    "measured_ratio", "stderr_ratio"}, {}};
+  std::vector<std::vector<int>> shown_floor(scenarios.size());
+
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
+    const Scenario& S = scenarios[sc];
+    const Prediction p = predict(md, S.Q);
+    nlohmann::json sj = {{"name", S.name}};
+    if (S.rotated) {
+      sj["Q_seed"] = q_seed;
+      sj["Q_method"] = "haar_orthogonal(n, Q_seed): QR of an n x n N(0,1) matrix (Philox stream "
+                       "purpose 'basis', trial 0, column-major fill) with column signs fixed by "
+                       "sign(R_jj) [Mezzadri 2007]; column j is Sigma_0's j-th eigenvector";
+      nlohmann::json q = nlohmann::json::array();
+      for (int r = 0; r < n; ++r) q.push_back(to_std(S.Q.row(r).transpose()));
+      sj["Q"] = q;
+    } else {
+      sj["Q"] = "identity";
+    }
+    ctx.params["scenarios"].push_back(sj);
+
+    const auto res = simulate(ctx, md, S.Q, S.rotated, p, derive_seed(ctx.opts.seed, "T5/mc/" + S.name),
+                              R, "T5 " + S.name);
+    const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+    const GroupJackknife jack(res.groups);
+
+    // Exact mean trajectory, every direction, at fixed lags: E[T_{t0+k}]u_i = β̃_i^k y_0.
+    for (int r = 0; r < kRules; ++r) {
+      for (int i = 0; i < n; ++i) {
+        const std::string curve = fmt::format("{}/{}/{}", S.name, rule_name(r), dname[i]);
+        for (int k = 0; k <= kPost; ++k) {
+          const double pred = std::pow(p.rate(r, i), k) * p.y0(r, i);
+          const std::size_t o = obs(n, r, k, i);
+          traj.add({S.name, rule_name(r), dname[i], curve, static_cast<long long>(k), pred,
+                    mean[o], se[o], std::abs(pred), std::abs(mean[o])});
+        }
+        for (int k : kLags) {
+          const std::size_t o = obs(n, r, k, i);
+          ctx.checks.mc(fmt::format("mean/{}/{}/k={}/{}", S.name, rule_name(r), k, dname[i]),
+                        std::pow(p.rate(r, i), k) * p.y0(r, i), mean[o], se[o]);
+        }
+      }
+    }
+
+    // The shortcut jackknife is the library's estimator: one statistic through both, on 20
+    // coarse groups (merged consecutive groups) to keep akm::jackknife's g² merges cheap.
+    {
+      std::vector<TrialStats> coarse(20);
+      for (std::size_t g = 0; g < res.groups.size(); ++g)
+        coarse[g * coarse.size() / res.groups.size()].merge(res.groups[g]);
+      const auto stat = [&](const Vec& v) { return ar1(v, n, kEma, 0, window(kBeta)); };
+      const auto [e_lib, s_lib] = jackknife(coarse, stat);
+      const auto [e_own, s_own] = GroupJackknife(coarse)(stat);
+      ctx.checks.exact(fmt::format("jackknife/{}/estimate", S.name), e_lib, e_own, 1e-9);
+      ctx.checks.exact(fmt::format("jackknife/{}/stderr", S.name), s_lib, s_own, 1e-7);
+    }
+
+    // Fitted contraction rates on the selected directions [eq:tracking-delta, eq:tracking-ema].
+    // The selection uses the quick-mode trial count in both modes, so --quick keeps every
+    // check and full mode only tightens the standard errors.
+    std::vector<std::vector<bool>> fit(kRules, std::vector<bool>(n, false));
+    const double sqrt_r = std::sqrt(static_cast<double>(kTrialsQuick));
+    for (int r = 0; r < kRules; ++r) {
+      for (int i = 0; i < n; ++i) {
+        const double se_scale = p.scale(r, i) / sqrt_r;
+        const double snr = std::abs(p.y0(r, i)) / se_scale;
+        fit[r][i] = snr >= kMinSnr;
+        const int L = window(p.rate(r, i));
+        const auto [est, err] =
+            jack([&](const Vec& v) { return ar1(v, n, r, i, L); });
+        if (fit[r][i])
+          ctx.checks.mc(fmt::format("rate/{}/{}/{}", S.name, rule_name(r), dname[i]), p.rate(r, i),
+                        est, err);
+        rates.add({S.name, rule_name(r), dname[i],
+                   fit[r][i] ? fmt::format("{}/{}", rule_name(r), S.name) : std::string("not-fitted"),
+                   md.post.spectrum.lambda[i], md.post.moments.lambda_hat[i], p.y0(r, i), se_scale, snr,
+                   se[obs(n, r, 0, i)], static_cast<long long>(L), static_cast<long long>(fit[r][i]),
+                   p.rate(r, i), est, err});
+      }
+    }
+
+    // Horizon ratio τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA) → 1 + ηλ_i/(1−β) [eq:horizon, eq:ratio],
+    // on directions fitted for both buffers; one joint jackknife over the pooled means.
+    for (int r : {kAkRaw, kAkNorm}) {
+      const Key key = r == kAkRaw ? Key::raw : Key::normalized;
+      for (int i = 0; i < n; ++i) {
+        if (!fit[r][i] || !fit[kEma][i]) continue;
+        const int La = window(p.rate(r, i)), Le = window(kBeta);
+        const auto [est, err] = jack([&](const Vec& v) {
+          return (1 - ar1(v, n, r, i, La)) / (1 - ar1(v, n, kEma, i, Le));
+        });
+        const double lam = key == Key::raw ? md.post.spectrum.lambda[i] : md.post.moments.lambda_hat[i];
+        const double pred = 1 + theory::ratio_r(kBeta, md.eta(r), lam);
+        ctx.checks.mc(fmt::format("horizon/{}/{}/{}", S.name, to_string(key), dname[i]), pred, est, err);
+        horizon.add({S.name, to_string(key), dname[i], fmt::format("{}/{}", to_string(key), S.name),
+                     md.post.spectrum.lambda[i], md.post.moments.lambda_hat[i], pred, est, err});
+      }
+    }
+
+    // Floor direction shown in the decay figure: the fitted one with the largest predicted
+    // signal-to-noise for the normalized AK buffer (a choice made from predictions only).
+    int best = -1;
+    for (int i = 4; i < n; ++i)
+      if (fit[kAkNorm][i] && fit[kEma][i] &&
+          (best < 0 || std::abs(p.y0(kAkNorm, i)) / p.scale(kAkNorm, i) >
+                           std::abs(p.y0(kAkNorm, best)) / p.scale(kAkNorm, best)))
+        best = i;
+    shown_floor[sc] = {0, 2};
+    if (best >= 0) shown_floor[sc].push_back(best);
+  }
+
+  ctx.out.write_csv("data_trajectory.csv", traj);
+  ctx.out.write_csv("data_rates.csv", rates);
+  ctx.out.write_csv("data_horizon.csv", horizon);
+
+  // Figure 1: |E[T_{t0+k}u_i]| against k, AK against EMA, with the exact theory lines.
+  // Plot items take consecutive line types; each direction gets one hue, AK dark and solid,
+  // EMA light and dashed.
+  const std::vector<std::pair<std::string, std::string>> hues{
+      {"#1f4e9c", "#7fa6e0"}, {"#b22222", "#f08c8c"}, {"#1d7a2e", "#86cf8f"}};
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
+    for (int r : {kAkRaw, kAkNorm}) {
+      const std::string key = to_string(r == kAkRaw ? Key::raw : Key::normalized);
+      Figure f;
+      f.name = fmt::format("decay-{}-{}", scenarios[sc].name, key);
+      f.title = fmt::format("T5 tracking after the shift ({}, {} key): |E[(M_{{t0+k}} − M*_1)u_i]|",
+                            scenarios[sc].name, key);
+      f.xlabel = "steps k after the shift";
+      f.ylabel = "|mean tracking error along u_i|";
+      f.logy = true;
+      int lt = 1;
+      for (std::size_t d = 0; d < shown_floor[sc].size(); ++d) {
+        const int i = shown_floor[sc][d];
+        const auto& [dark, light] = hues[d % hues.size()];
+        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 1", lt, dark));
+        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 1", lt + 1, dark));
+        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 1", lt + 2, light));
+        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 2", lt + 3, light));
+        lt += 4;
+        const std::string ak = fmt::format("{}/{}/{}", scenarios[sc].name, rule_name(r), dname[i]);
+        const std::string ema = fmt::format("{}/{}/{}", scenarios[sc].name, rule_name(kEma), dname[i]);
+        const std::string lab = fmt::format("{} (λ={:g})", dname[i], md.post.spectrum.lambda[i]);
+        f.series.push_back({"data_trajectory.csv", "k", "abs_measured", "", "AK " + lab, "points",
+                            "curve=" + ak});
+        f.series.push_back({"data_trajectory.csv", "k", "abs_predicted", "", "β̃_i^k y_0", "lines",
+                            "curve=" + ak});
+        f.series.push_back({"data_trajectory.csv", "k", "abs_measured", "", "EMA " + lab, "points",
+                            "curve=" + ema});
+        f.series.push_back({"data_trajectory.csv", "k", "abs_predicted", "", "β^k y_0", "lines",
+                            "curve=" + ema});
+      }
+      ctx.out.figure(f);
+    }
+  }
+
+  // Figure 2: fitted contraction rate against the eigenvalue the AK buffer sees.
+  for (int r : {kAkRaw, kAkNorm}) {
+    const std::string key = to_string(r == kAkRaw ? Key::raw : Key::normalized);
+    const std::string xcol = r == kAkRaw ? "lambda" : "lambda_hat";
+    Figure f;
+    f.name = "rates-" + key;
+    f.title = fmt::format("T5 fitted contraction rate after the shift, {} key (η = {:g}, β = {:g})", key,
+                          md.eta(r), kBeta);
+    f.xlabel = r == kAkRaw ? "λ_i (eigenvalue of Σ_1)" : "λ̂_i (eigenvalue of Σ̂_1)";
+    f.ylabel = "per-step contraction of E[T u_i]";
+    f.logx = true;
+    for (const auto& S : scenarios) {
+      f.series.push_back({"data_rates.csv", xcol, "fitted_rate", "stderr_rate",
+                          fmt::format("AK, {}", S.name), "errorbars",
+                          fmt::format("curve={}/{}", rule_name(r), S.name)});
+      f.series.push_back({"data_rates.csv", xcol, "fitted_rate", "stderr_rate",
+                          fmt::format("EMA, {}", S.name), "errorbars",
+                          fmt::format("curve={}/{}", rule_name(kEma), S.name)});
+    }
+    f.functions = {fmt::format("{:.10g} - {:.10g}*x title 'AK theory β̃ = β − η{}' lw 2 lc rgb 'black'",
+                               kBeta, md.eta(r), r == kAkRaw ? "λ" : "λ̂"),
+                   fmt::format("{:.10g} title 'EMA theory β' lw 2 dt 2 lc rgb 'gray40'", kBeta)};
+    ctx.out.figure(f);
+  }
+}
+
+}  // namespace akm::exp
