@@ -29,6 +29,7 @@ struct CommonRunFlags {
   int threads = 0;
   std::string out = "results";
   bool quiet = false;
+  double false_alarm = RunOptions{}.family_alpha;
 };
 
 void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
@@ -37,12 +38,17 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
   cmd->add_option("--threads", f.threads, "worker threads (default: all cores); results do not depend on it");
   cmd->add_option("--out", f.out, "results folder")->capture_default_str();
   cmd->add_flag("--quiet", f.quiet, "no progress output");
+  cmd->add_option("--false-alarm", f.false_alarm,
+                  "declared family-wise false-alarm rate of each experiment's checks")->capture_default_str();
 }
 
 RunOptions to_options(const CommonRunFlags& f) {
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be ≥ 1 (or omitted for all cores)");
   if (f.threads > 4096) throw InputError("--threads", std::to_string(f.threads), "must be ≤ 4096");
+  if (!(f.false_alarm > 0 && f.false_alarm < 1))
+    throw InputError("--false-alarm", show(f.false_alarm), "must be in (0, 1)");
   RunOptions o;
+  o.family_alpha = f.false_alarm;
   o.quick = f.quick;
   o.seed = f.seed;
   o.threads = f.threads;

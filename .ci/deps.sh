@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Installs the Debian packages akm needs, only those missing (apt-get update runs only then).
+set -euo pipefail
+pkgs=(build-essential cmake git pkg-config
+      libeigen3-dev libspectra-dev libboost-dev libboost-random-dev librandom123-dev
+      libgtest-dev libgmock-dev librapidcheck-dev libcli11-dev nlohmann-json3-dev libfmt-dev
+      libbenchmark-dev gnuplot-nox)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "akm: installing ${missing[*]}"
+  SUDO=""
+  [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

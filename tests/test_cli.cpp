@@ -1,0 +1,143 @@
+// The command line: bad input is refused before any work (exit 2, message naming the
+// parameter and the value, no files written); `theory --json` keeps its contract; exit 1
+// when a check fails.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/spectrum.hpp"
+#include "akm/theory.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path d = fs::path(AKM_TEST_TMP) / ("cli-" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+struct Bad {
+  std::string args;
+  std::string must_mention;  // parameter name
+  std::string value;         // offending value as shown
+};
+
+const std::string kTheory = "theory --beta 0.9 --eta 0.5 --spectrum spiked:n=8,spikes=10/3,floor=1 ";
+
+}  // namespace
+
+class BadInput : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(BadInput, RefusedWithExit2NamingParameterAndValueAndNoFiles) {
+  const Bad& b = GetParam();
+  const fs::path out = fresh_dir("bad");
+  const auto r = run(b.args + " --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(b.must_mention), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(b.value), std::string::npos) << r.out;
+  // Nothing written: the folder is absent or empty.
+  EXPECT_TRUE(!fs::exists(out) || fs::is_empty(out)) << b.args;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadInput,
+    ::testing::Values(
+        Bad{"run T1 --threads -1", "--threads", "-1"},
+        Bad{"run T99", "ID", "T99"},
+        Bad{"run T1 --false-alarm 0", "--false-alarm", "0"},
+        Bad{"run T1 --false-alarm 1.5", "--false-alarm", "1.5"},
+        Bad{"run T1 --seed abc", "--seed", "abc"},
+        Bad{"reproduce --threads -3", "--threads", "-3"}));
+
+class BadTheory : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(BadTheory, RefusedWithExit2) {
+  const Bad& b = GetParam();
+  const auto r = run(b.args);
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(b.must_mention), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(b.value), std::string::npos) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadTheory,
+    ::testing::Values(
+        Bad{"theory --beta 1.5 --eta 0.5 --spectrum iso:n=4", "beta", "1.5"},
+        Bad{"theory --beta -0.1 --eta 0.5 --spectrum iso:n=4", "beta", "-0.1"},
+        Bad{"theory --beta 1 --eta 0.5 --spectrum iso:n=4", "beta", "1"},
+        Bad{"theory --beta nan --eta 0.5 --spectrum iso:n=4", "beta", "nan"},
+        Bad{"theory --beta 0.9 --eta 0 --spectrum iso:n=4", "eta", "0"},
+        Bad{"theory --beta 0.9 --eta -2 --spectrum iso:n=4", "eta", "-2"},
+        Bad{"theory --beta 0.9 --eta inf --spectrum iso:n=4", "eta", "inf"},
+        Bad{kTheory + "--alpha 0", "alpha", "0"},
+        Bad{kTheory + "--key weird", "key", "weird"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum foo:n=4", "spectrum", "foo"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum iso:n=0", "n", "0"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum iso:n=4,scale=-1", "scale", "-1"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum list:1/-2/3", "spectrum", "-2"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum list:1/nan/3", "spectrum", "nan"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum spiked:n=2,spikes=3/2/1,floor=1", "spikes", "3/2/1"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum iso:n=4,colour=red", "colour", "red"},
+        Bad{"theory --beta 0.9 --eta 0.5 --spectrum iso:n=4,basis=sideways", "basis", "sideways"}));
+
+TEST(Cli, TheoryJsonFollowsTheContract) {
+  const auto r = run(kTheory + "--alpha 0.2 --json");
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  for (const char* k : {"beta", "eta", "alpha", "key", "mu", "weighted_mean_contraction", "frobenius_sq",
+                        "cond_ceiling", "directions"})
+    EXPECT_TRUE(j.contains(k)) << k;
+  ASSERT_EQ(j["directions"].size(), 8u);
+  for (const char* k : {"lambda", "lambda_hat", "kappa", "beta_tilde", "tau", "phi", "det_ak", "det_ema",
+                        "rho_ak", "rho_ema", "underdamped_ak", "band", "lag_ak_per_unit_drift",
+                        "lag_ema_per_unit_drift"})
+    EXPECT_TRUE(j["directions"][0].contains(k)) << k;
+  // Values equal the library's closed forms.
+  const auto rep = akm::make_theory_report(0.9, 0.5, 0.2, akm::Key::normalized,
+                                           akm::parse_spectrum("spiked:n=8,spikes=10/3,floor=1"));
+  EXPECT_DOUBLE_EQ(j["directions"][0]["beta_tilde"].get<double>(), rep.directions[0].beta_tilde);
+  EXPECT_DOUBLE_EQ(j["directions"][0]["beta_tilde"].get<double>(),
+                   0.9 - 0.5 * j["directions"][0]["lambda_hat"].get<double>());
+  EXPECT_DOUBLE_EQ(j["mu"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(j["cond_ceiling"].get<double>(), 1 + 0.5 / 0.1);
+  EXPECT_EQ(j["key"], "normalized");
+}
+
+TEST(Cli, ListShowsTheCoreExperiments) {
+  const auto r = run("list");
+  ASSERT_EQ(r.code, 0);
+  for (const char* id : {"T1", "T2", "T3", "T4", "T5"}) EXPECT_NE(r.out.find(id), std::string::npos) << id;
+}
+
+// A false-alarm rate near 1 makes every Monte-Carlo tolerance almost zero: the run must
+// then report failing checks and exit 1 (and still write its results and report).
+TEST(Cli, ExitOneWhenACheckFails) {
+  const fs::path out = fresh_dir("fail");
+  const auto r = run("run T1 --quick --quiet --false-alarm 0.999999 --out " + out.string());
+  EXPECT_EQ(r.code, 1) << r.out;
+  EXPECT_NE(r.out.find("FAIL"), std::string::npos);
+  EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
+  EXPECT_TRUE(fs::exists(out / "index.html"));
+}
