@@ -6,6 +6,8 @@
 // M_{t−1} and E_t are independent of x_t, so E[μ_t] = β̃_i E[μ_{t−1}] + c_i E[e_t] and
 // e_{t+1} = e_t − αμ_t. The determinant is β̃_i (AK) or β (EMA) whatever c and α
 // [thm:detred], and ρ = √det exactly in the underdamped band [thm:strengthened-rate].
+#include <map>
+
 #include <fmt/format.h>
 
 #include "akm/kernels.hpp"
@@ -19,7 +21,7 @@ constexpr double kEtaNorm = 0.5;
 constexpr double kLabelNoise = 0.1;
 constexpr int kSteps = 120;
 constexpr int kGroups = 20;
-constexpr double kGamma0 = 0.2;  // α·c_1 of the normalized arm
+constexpr double kGamma0 = 0.1;  // α·c_1 of the normalized arm
 const std::vector<int> kCheckSteps{1, 5, 20, 50};
 
 enum class Rule { ak_normalized, ak_raw, ema };
@@ -144,8 +146,10 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
   ctx.params = {{"beta", kBeta}, {"label_noise", kLabelNoise}, {"steps", kSteps}, {"trials", R},
                 {"groups", kGroups}, {"e0", "1 on every direction"}, {"M0", "zero"}, {"m", 1},
                 {"settings", nlohmann::json::array()}};
-  CsvTable rates{{"spectrum", "rule", "direction", "index", "lam_key", "rho_pred", "sqrt_det", "rho_fit", "stderr_fit",
-                  "underdamped"}, {}};
+  std::map<std::string, CsvTable> rates;  // per spectrum
+  for (const char* sp : {"spiked", "power"})
+    rates[sp] = CsvTable{{"rule", "direction", "index", "lam_key", "rho_pred", "sqrt_det", "rho_fit", "stderr_fit",
+                          "underdamped"}, {}};
   CsvTable traj{{"spectrum", "rule", "direction", "t", "predicted", "measured", "stderr"}, {}};
 
   for (const Setting& s : settings) {
@@ -196,7 +200,7 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
         const double c = arm.rule == Rule::ema ? (1 - kBeta) * s.spectrum.lambda[i] : A(1, 0);
         const auto band = theory::underdamped_band(arm.det(s, i));
         const bool under = band && arm.alpha * c > band->first && arm.alpha * c < band->second;
-        rates.add({s.name, name(arm.rule), dir_name(i), static_cast<long long>(i + 1), arm.rule == Rule::ak_normalized ? s.moments.lambda_hat[i] : s.spectrum.lambda[i],
+        rates[s.name].add({name(arm.rule), dir_name(i), static_cast<long long>(i + 1), arm.rule == Rule::ak_normalized ? s.moments.lambda_hat[i] : s.spectrum.lambda[i],
                    rho, std::sqrt(arm.det(s, i)), fit, fse, static_cast<long long>(under)});
         // [thm:strengthened-rate] underdamped AK: ρ^Δ = √β̃_i < √β ≤ ρ^EMA.
         if (arm.rule != Rule::ema && under) {
@@ -207,24 +211,26 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
       }
     }
   }
-  ctx.out.write_csv("data_rates.csv", rates);
-  ctx.out.write_csv("data_trajectory.csv", traj);
+  for (const auto& [sp, table] : rates) {
+    const std::string csv = "data_rates_" + sp + ".csv";
+    ctx.out.write_csv(csv, table);
+    Figure f;
+    f.name = "rates-" + sp;
+    f.title = "T4 fitted per-direction rates (" + sp + ") vs ρ(A_i); EMA: ρ ≥ √β";
+    f.xlabel = "direction index i (eigenvalues descending)";
+    f.ylabel = "spectral radius";
+    f.extra = {"set xrange [0:33]"};
+    for (const char* rule : {"ak-normalized", "ak-raw", "ema"}) {
+      f.series.push_back({csv, "index", "rho_fit", "stderr_fit", std::string("fitted ") + rule, "errorbars",
+                          std::string("rule=") + rule});
+      f.series.push_back({csv, "index", "rho_pred", "", std::string("ρ(A_i) ") + rule, "lines",
+                          std::string("rule=") + rule});
+    }
+    ctx.out.figure(f);
+  }
   counterexample_map(ctx, settings[0]);
 
-  Figure f;
-  f.name = "rates";
-  f.title = "T4 fitted per-direction rates (spiked) vs ρ(A_i); EMA: ρ ≥ √β";
-  f.xlabel = "direction index i";
-  f.ylabel = "spectral radius";
-  f.extra = {"set xrange [0:33]"};
-  for (const char* rule : {"ak-normalized", "ak-raw", "ema"}) {
-    f.series.push_back({"data_rates.csv", "index", "rho_fit", "stderr_fit", std::string("fitted ") + rule,
-                        "errorbars", std::string("rule=") + rule});
-    f.series.push_back({"data_rates.csv", "index", "rho_pred", "", std::string("ρ(A_i) ") + rule, "lines",
-                        std::string("rule=") + rule});
-  }
-  ctx.out.figure(f);
-
+  ctx.out.write_csv("data_trajectory.csv", traj);
   Figure g;
   g.name = "trajectory";
   g.title = "T4 mean parameter error E[e_{t,u1}] (spiked): simulation vs A_1^t s_0";
@@ -232,6 +238,8 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
   g.ylabel = "E[e_t] along u_1";
   for (const char* rule : {"ak-normalized", "ema"}) {
     g.series.push_back({"data_trajectory.csv", "t", "measured", "stderr", std::string("measured ") + rule, "errorbars",
+                        std::string("rule=") + rule});
+    g.series.push_back({"data_trajectory.csv", "t", "predicted", "", std::string("A_1^t s_0 ") + rule, "lines",
                         std::string("rule=") + rule});
   }
   g.extra = {"set xrange [0:60]"};
