@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "akm/experiment.hpp"
@@ -72,7 +73,7 @@ inline std::vector<int> shown_directions(int n) {
   return d;
 }
 
-inline std::string dir_name(int i) { return "u" + std::to_string(i + 1); }
+inline std::string dir_name(int i) { return fmt::format("u{}", i + 1); }
 
 }  // namespace akm::exp
 

@@ -11,6 +11,7 @@
 // (pure delta), i.e. E[M_t]u_i = Au_i(1 − (1 − ηλ_i)^t). No Monte-Carlo check needs a bias
 // term. The other claims (sample minimizers, uniform multiples iff Σ = cI, the μ limits of
 // φ_i [tab:targets], the K-FAC input-side factor [rem:kfac]) are deterministic.
+#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -27,7 +28,8 @@ constexpr int kM = 2;            // value dimension: rows of M
 constexpr double kNoise = 0.5;   // σ of ξ
 constexpr double kRel = 1e-10;   // algebraic identities in double
 
-// Items 1, 2, 5: online rules in the eigenbasis; a power law over two decades (10 … 0.09).
+// Online rules (EMA, pure delta) and the μ limits: eigenbasis, a power law over two decades
+// (λ from 10 to 0.09).
 const char* kOnlineSpec = "power:n=16,exp=1.7,scale=10";
 constexpr double kBetaEma = 0.9;
 constexpr int kEmaSteps = 150;
@@ -38,13 +40,13 @@ constexpr double kEtaLamMax = 0.4;
 constexpr int kDeltaSteps = 1500;
 const std::vector<int> kDeltaCheckpoints{50, 300, kDeltaSteps};
 
-// Items 3 and 6: a dense (random Haar) basis with cond(Σ) = 100.
+// Sample least squares and K-FAC: a dense (random Haar) basis with cond(Σ) = 100.
 const char* kDenseSpec = "spiked:n=8,spikes=10/3/1,floor=0.1,basis=random";
 const std::vector<int> kSampleSizes{50, 500};  // exact least-squares identities
 constexpr int kMcSample = 50;                  // S of the unbiasedness Monte Carlo
 const std::vector<int> kKfacCheckpoints{150, kDeltaSteps};
 
-// Item 4: isotropic vs anisotropic, both in a random basis.
+// Uniform multiples iff Σ = cI: isotropic vs anisotropic, both in a random basis.
 const char* kIsoSpec = "iso:n=16,scale=2,basis=random";
 const char* kAnisoSpec = "spiked:n=16,spikes=10/3/1,floor=0.1,basis=random";
 constexpr double kMinDistance = 1e-3;
@@ -86,7 +88,7 @@ double require_mean_square_stable(const Vec& lambda, double beta, double eta,
   return rho;
 }
 
-// ---------------------------------------------------------------- items 1–2: online rules
+// ------------------------------- EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd]
 
 enum class Rule { ema, delta };
 
@@ -213,7 +215,8 @@ void online_rules(ExperimentContext& ctx, const Setting& s) {
   online_figure(ctx, ema, delta);
 }
 
-// ---------------------------------------------- items 3 and 6: a dense (non-eigen) basis
+// ------------------------------------------------ a dense (non-eigen) basis, shared by the
+// ------------------------------------ sample least squares [app:divergent-optima] and K-FAC
 
 struct Dense {
   Spectrum sp;
@@ -332,7 +335,7 @@ void least_squares(ExperimentContext& ctx, const Dense& d) {
   ctx.params["least_squares"] = out;
 }
 
-// --------------------------------------------- item 4: uniform multiples iff Σ = cI
+// ---------------------------------------------------- uniform multiples iff Σ = cI
 
 struct Uniformity {
   double c, distance, wiener_vs_A, per_direction;
@@ -375,7 +378,7 @@ void uniform_multiples(ExperimentContext& ctx) {
   ctx.params["uniform"] = out;
 }
 
-// --------------------------------------------------------- item 5: the μ limits of φ_i
+// ------------------------------------------------ the μ limits of φ_i [tab:targets]
 
 // Solid: λ_iφ_i (M*u_i against the Wiener target ḠΣ^{-1}u_i), flat at 1 for μ ≪ λ_i.
 // Dashed, same colour: φ_i/φ_1 (against EMA's direction-uniform scaling), flat at 1 for
@@ -395,12 +398,11 @@ void mu_figure(ExperimentContext& ctx, const Vec& lambda) {
     fig.extra.push_back(fmt::format("set linetype {} lc rgb '{}' lw 2 dt 2", c + 1 + k, colors[c]));
   }
   fig.extra.insert(fig.extra.end(),
-                   {"set key outside right top vertical",
-                    "set yrange [1e-4:300]",
-                    "set label 'Wiener end: λ_iφ_i = 1' at graph 0.02, graph 0.60",
-                    "set label '(M* → ḠΣ^{-1})' at graph 0.02, graph 0.555",
-                    "set label 'EMA end: φ_i/φ_1 = 1' at graph 0.70, graph 0.60",
-                    "set label '(M* ∝ Ḡ, uniform)' at graph 0.70, graph 0.555"});
+                   {"set key inside right top vertical maxrows 4 box opaque samplen 2",
+                    "set format x '10^{%L}'", "set format y '10^{%L}'",
+                    "set xrange [1e-6:1e6]", "set yrange [1e-5:1e4]",
+                    "set label 'Wiener end: λ_iφ_i = 1  (M* = ḠΣ^{-1})' at graph 0.02, graph 0.52",
+                    "set label 'EMA end: φ_i/φ_1 = 1  (M* ∝ Ḡ)' at graph 0.60, graph 0.59"});
   for (const bool wiener : {true, false})
     for (int i : shown)
       fig.series.push_back({"data_mu.csv", "mu", wiener ? "lambda_phi" : "phi_over_phi1", "",
@@ -422,7 +424,7 @@ void mu_limits(ExperimentContext& ctx, const Vec& lambda) {
   CsvTable table{{"mu", "direction", "lambda", "lambda_phi", "phi_over_phi1"}, {}};
   std::vector<double> grid;
   Vec prev_w, prev_e;
-  double rise_w = -HUGE_VAL, rise_e = -HUGE_VAL;  // largest step-to-step increase
+  double rise_w = -std::numeric_limits<double>::infinity(), rise_e = rise_w;  // largest step-to-step increase
   for (int k = 0; k <= 48; ++k) {
     const double mu = std::pow(10.0, -6.0 + 0.25 * k);
     grid.push_back(mu);
@@ -452,7 +454,7 @@ void mu_limits(ExperimentContext& ctx, const Vec& lambda) {
   mu_figure(ctx, lambda);
 }
 
-// ------------------------------------------------------ item 6: K-FAC input-side factor
+// ------------------------------------------------ K-FAC input-side factor [rem:kfac]
 
 /// P^t by repeated multiplication, in whatever basis P is given (no eigendecomposition).
 Mat matrix_power(const Mat& P, int t) {
