@@ -5,6 +5,9 @@
 // ends, so the plain trapezoid rule in v converges geometrically in 1/h. All components
 // share the node set and the O(n) product Π_j (1+2λ_j t)^{-1/2}, so the cost per node is
 // O(n) for λ̂ and κ, plus one rank-one term (batched into a GEMM) for the fourth moments.
+//
+// λ̂_i sets the normalized-key forgetting β̃_i = β − ηλ̂_i [cor:fixedpoint-normalized,
+// eq:iter-matrices]; κ_i is the coupling ηκ_i of [eq:iter-matrices] (tab:notation).
 #include "akm/moments.hpp"
 
 #include <algorithm>
@@ -19,12 +22,14 @@
 namespace akm {
 namespace {
 
-// |s| = (π/2)|sinh v| ≤ 522 at the ends: every integrand is below e^{-200} of its value
-// there for any eigenvalue ratio a double can hold, and t stays far from overflow.
-constexpr double kHalfWidth = 6.5;
+// v ∈ [−6.75, 6.75] means |log t| ≤ 671: every exp() below stays under e^678 (no
+// overflow), and for eigenvalue ratios down to kMinRatio the end terms are below 1e-38 of
+// each integral (checked for n = 1, 2, 3 at the extreme ratio, where the tails are widest).
+constexpr double kHalfWidth = 6.75;
+constexpr double kMinRatio = 1e-250;
 constexpr double kFirstStep = 0.5;
-constexpr int kMaxLevels = 12;    // h down to 2^-13
-constexpr int kMinLevels = 3;     // never trust agreement of the two coarsest grids
+constexpr int kMaxLevels = 12;        // h down to 2^-13
+constexpr int kMinLevels = 3;         // never trust agreement of the two coarsest grids
 constexpr Eigen::Index kBatch = 256;  // nodes per GEMM for the fourth moments
 
 // Running trapezoid sums Σ_k f(v_k) over every node visited so far (all levels).
@@ -92,7 +97,13 @@ void validate(const Vec& lambda, double rel_tol) {
   for (Eigen::Index i = 0; i < lambda.size(); ++i)
     if (!(lambda[i] > 0.0 && std::isfinite(lambda[i])))
       throw InputError(fmt::format("lambda[{}]", i), show(lambda[i]), "must be finite and > 0");
-  if (!(rel_tol > 0.0 && rel_tol < 1.0)) throw InputError("rel_tol", show(rel_tol), "must be in (0, 1)");
+  const double ratio = lambda.minCoeff() / lambda.maxCoeff();
+  if (!(ratio >= kMinRatio))
+    throw InputError(
+        "lambda_min/lambda_max", show(ratio),
+        fmt::format("must be >= {}: the quadrature range covers no wider spread", show(kMinRatio)));
+  if (!(rel_tol > 0.0 && rel_tol < 1.0))
+    throw InputError("rel_tol", show(rel_tol), "must be in (0, 1)");
 }
 
 }  // namespace
@@ -125,9 +136,10 @@ KeyMoments gaussian_key_moments(const Vec& lambda, bool with_fourth, double rel_
     converged = level >= kMinLevels && change < rel_tol;
   }
   if (!converged)
-    throw std::runtime_error(fmt::format(
-        "gaussian_key_moments: quadrature did not reach rel_tol = {} with step {} ({} nodes, n = {})",
-        show(rel_tol), show(h), nodes, n));
+    throw std::runtime_error(
+        fmt::format("gaussian_key_moments: quadrature did not reach rel_tol = {} with step {} ({} "
+                    "nodes, n = {})",
+                    show(rel_tol), show(h), nodes, n));
 
   // Built-in checks: tr Σ̂ = E‖x̂‖² = 1, and Σ_j E[x̂_i²x̂_j²] = E[x̂_i²‖x̂‖²] = λ̂_i.
   const double check_tol = std::max(1e-10, 10 * rel_tol);
@@ -135,15 +147,17 @@ KeyMoments gaussian_key_moments(const Vec& lambda, bool with_fourth, double rel_
   KeyMoments m;
   m.trace_error = std::abs(lhat.sum() - 1.0);
   if (!(m.trace_error <= check_tol))
-    throw std::runtime_error(fmt::format("gaussian_key_moments: sum of lambda_hat - 1 = {} "
-                                         "exceeds {} (n = {})", show(lhat.sum() - 1.0),
-                                         show(check_tol), n));
+    throw std::runtime_error(
+        fmt::format("gaussian_key_moments: sum of lambda_hat - 1 = {} "
+                    "exceeds {} (n = {})",
+                    show(lhat.sum() - 1.0), show(check_tol), n));
   if (with_fourth) {
     const double err = ((fourth.rowwise().sum() - lhat).array() / lhat.array()).abs().maxCoeff();
     if (!(err <= check_tol))
-      throw std::runtime_error(fmt::format("gaussian_key_moments: row sums of E[x_i^2 x_j^2] "
-                                           "differ from lambda_hat by {} relative (n = {})",
-                                           show(err), n));
+      throw std::runtime_error(
+          fmt::format("gaussian_key_moments: row sums of E[x_i^2 x_j^2] "
+                      "differ from lambda_hat by {} relative (n = {})",
+                      show(err), n));
   }
   m.lambda = lambda;
   m.lambda_hat = std::move(lhat);

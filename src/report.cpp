@@ -150,7 +150,10 @@ class SeriesWriter {
     if (header_.empty())
       throw std::invalid_argument(fmt::format("figure '{}': '{}' was not written before the figure",
                                               figure_, s.csv));
-    std::string u = fmt::format("{} using {}:{}", gp_quote(s.csv), col(s, s.x), y_expr(s));
+    // `every ::1` skips the header line (gnuplot counts it as point 0); raw plot items in
+    // Figure::functions that read a CSV use the same idiom.
+    std::string u =
+        fmt::format("{} every ::1 using {}:{}", gp_quote(s.csv), col(s, s.x), y_expr(s));
     if (s.style == "errorbars") {
       if (s.yerr.empty())
         throw std::invalid_argument(
@@ -208,7 +211,6 @@ std::string script_preamble(const Figure& fig) {
       "# {0}.gp - written by akm from the CSV files in this folder.\n"
       "# Re-render {0}.png and {0}.svg from inside this folder:  gnuplot {0}.gp\n"
       "set datafile separator ','\n"
-      "set datafile columnheaders\n"
       "set datafile missing NaN\n",
       fig.name);
   if (!fig.title.empty()) g += "set title " + gp_quote(fig.title) + "\n";
@@ -529,8 +531,8 @@ std::string experiment_section(const Experiment& e) {
       "<section id=\"exp-{0}\">\n<h2>{0} &middot; {1} {2}</h2>\n"
       "<p class=\"meta\">{3}seed {4} &middot; version {5} &middot; quick {6} &middot; "
       "<a href=\"{7}\">summary.json</a></p>\n",
-      html_escape(e.id), html_escape(string_or(s, "title", "")), verdict(e.pass), meta_labels_html(s),
-      field(s, "seed"), field(s, "version"), field(s, "quick"),
+      html_escape(e.id), html_escape(string_or(s, "title", "")), verdict(e.pass),
+      meta_labels_html(s), field(s, "seed"), field(s, "version"), field(s, "quick"),
       url_path(e.folder + "/summary.json"));
   out += "<table class=\"checks\">\n<tr><th>check</th><th>kind</th><th>predicted</th>"
          "<th>measured</th><th>stderr</th><th>tolerance</th><th>verdict</th></tr>\n";

@@ -1,7 +1,7 @@
 // spectrum — covariance models Σ = U diag(λ) Uᵀ parsed from a spec string.
 //
 // Every refusal is an InputError naming the key (spectrum.n, spectrum.spikes, …), the
-// offending text and the valid range, raised before any eigenvalue is built.
+// offending text and the valid range, raised before any basis is drawn.
 #include "akm/spectrum.hpp"
 
 #include <algorithm>
@@ -135,9 +135,9 @@ Keys tokenize(std::string_view spec) {
     const std::string key(trim(tok.substr(0, eq)));
     const auto value = trim(tok.substr(eq + 1));
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError("spectrum." + key, std::string(value),
-                       fmt::format("unknown key for {}; valid keys: {}", k.kind,
-                                   fmt::join(allowed, ", ")));
+      throw InputError(
+          "spectrum." + key, std::string(value),
+          fmt::format("unknown key for {}; valid keys: {}", k.kind, fmt::join(allowed, ", ")));
     if (!k.kv.emplace(key, value).second)
       throw InputError("spectrum." + key, std::string(value), "key given more than once");
   }
@@ -166,7 +166,8 @@ Vec sorted_descending(std::vector<double> v) {
 std::pair<Vec, std::string> build(const Keys& k) {
   if (k.kind == "list") {
     if (k.list.empty())
-      throw InputError("spectrum.list", "(missing)", "list requires eigenvalues, e.g. list:10/5/2/1");
+      throw InputError("spectrum.list", "(missing)",
+                       "list requires eigenvalues, e.g. list:10/5/2/1");
     auto v = parse_values("spectrum.list", k.list);
     if (static_cast<long long>(v.size()) > kMaxN)
       throw InputError("spectrum.list", fmt::format("{} values", v.size()),
@@ -205,11 +206,20 @@ std::pair<Vec, std::string> build(const Keys& k) {
   return {lam, fmt::format("n={},exp={},scale={}", n, show(ex), show(scale))};
 }
 
-bool parse_basis(const Keys& k) {
+// A random basis costs an O(n³) Householder QR (about 4 s at n = 2048), so it is refused
+// above kMaxRandomBasisN instead of running for minutes.
+constexpr int kMaxRandomBasisN = 4096;
+
+bool parse_basis(const Keys& k, int n) {
   const auto it = k.kv.find("basis");
   if (it == k.kv.end() || it->second == "identity") return false;
-  if (it->second == "random") return true;
-  throw InputError("spectrum.basis", quoted(it->second), "must be random or identity");
+  if (it->second != "random")
+    throw InputError("spectrum.basis", quoted(it->second), "must be random or identity");
+  if (n > kMaxRandomBasisN)
+    throw InputError("spectrum.basis", "random",
+                     fmt::format("needs n <= {} (QR of an n x n Gaussian matrix), got n = {}",
+                                 kMaxRandomBasisN, n));
+  return true;
 }
 
 }  // namespace
@@ -221,14 +231,14 @@ Mat Spectrum::covariance() const {
 
 Spectrum parse_spectrum(std::string_view spec, std::uint64_t seed) {
   const Keys k = tokenize(spec);
-  const bool random = parse_basis(k);
   auto [lambda, keys] = build(k);
+  const bool random = parse_basis(k, static_cast<int>(lambda.size()));
   Spectrum s;
   s.kind = k.kind;
   s.spec = k.kind + ":" + keys + (random ? ",basis=random" : "");
   s.lambda = std::move(lambda);
   s.random_basis = random;
-  s.basis = random ? haar_orthogonal(s.n(), seed) : Mat::Identity(s.n(), s.n());
+  if (random) s.basis = haar_orthogonal(s.n(), seed);  // identity: left empty
   return s;
 }
 
@@ -246,7 +256,6 @@ Spectrum spectrum_from_eigenvalues(const Vec& lambda) {
   s.kind = "list";
   s.lambda = sorted_descending(std::vector<double>(lambda.data(), lambda.data() + lambda.size()));
   s.spec = "list:" + join_values(s.lambda);
-  s.basis = Mat::Identity(s.n(), s.n());
   return s;
 }
 

@@ -2,12 +2,14 @@
 // Monte Carlo (THEOREMS.md, "Exact Gaussian-key moments").
 #include <chrono>
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <numbers>
 #include <vector>
 
+#include <gtest/gtest.h>
 #include <boost/math/quadrature/exp_sinh.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
-#include <gtest/gtest.h>
 
 #include "akm/errors.hpp"
 #include "akm/moments.hpp"
@@ -29,7 +31,8 @@ TEST(Moments, IsotropicClosedForms) {
   for (int n : {1, 2, 3, 7, 64, 300}) {
     for (double s : {1.0, 1e-3, 250.0}) {
       const auto m = gaussian_key_moments(Vec::Constant(n, s), n <= 64);
-      const double norm = std::sqrt(2 * s) * std::exp(std::lgamma((n + 1) / 2.0) - std::lgamma(n / 2.0));
+      const double norm =
+          std::sqrt(2 * s) * std::exp(std::lgamma((n + 1) / 2.0) - std::lgamma(n / 2.0));
       for (int i = 0; i < n; ++i) {
         EXPECT_LT(rel(m.lambda_hat[i], 1.0 / n), 1e-11) << "n=" << n << " s=" << s;
         EXPECT_LT(rel(m.kappa[i], norm / n), 1e-11) << "n=" << n << " s=" << s;
@@ -63,8 +66,9 @@ TEST(Moments, TwoDimensionsExtremeRatio) {
 }
 
 TEST(Moments, UnitTraceOnSpikedAndPowerSpectra) {
-  for (const char* spec : {"spiked:n=64,spikes=100/30/10,floor=1", "spiked:n=200,spikes=1e4,floor=1e-2",
-                           "power:n=128,exp=1", "power:n=256,exp=2", "power:n=50,exp=0.5,scale=1e-8"}) {
+  for (const char* spec :
+       {"spiked:n=64,spikes=100/30/10,floor=1", "spiked:n=200,spikes=1e4,floor=1e-2",
+        "power:n=128,exp=1", "power:n=256,exp=2", "power:n=50,exp=0.5,scale=1e-8"}) {
     const auto s = akm::parse_spectrum(spec);
     const auto m = gaussian_key_moments(s.lambda, s.n() <= 128);
     EXPECT_LT(m.trace_error, 1e-12) << spec;
@@ -75,8 +79,10 @@ TEST(Moments, UnitTraceOnSpikedAndPowerSpectra) {
     }
     if (m.fourth.size() == 0) continue;
     EXPECT_LT((m.fourth - m.fourth.transpose()).cwiseAbs().maxCoeff(), 1e-15) << spec;
-    EXPECT_LT(((m.fourth.rowwise().sum() - m.lambda_hat).array() / m.lambda_hat.array()).abs().maxCoeff(),
-              1e-11) << spec;
+    EXPECT_LT(
+        ((m.fourth.rowwise().sum() - m.lambda_hat).array() / m.lambda_hat.array()).abs().maxCoeff(),
+        1e-11)
+        << spec;
   }
 }
 
@@ -113,13 +119,15 @@ TEST(Moments, AgreesWithBoostQuadrature) {
   const double inf = std::numeric_limits<double>::infinity();
   for (int i = 0; i < 6; ++i) {
     const double lh = es.integrate([&](double t) { return f.a(i, t) * f.prod(t); }, 1e-14);
-    const double ka = ts.integrate([&](double t) { return f.a(i, t) * f.prod(t) / std::sqrt(t); }, 0.0, inf,
-                                   1e-14) / std::sqrt(std::numbers::pi);
+    const double ka = ts.integrate([&](double t) { return f.a(i, t) * f.prod(t) / std::sqrt(t); },
+                                   0.0, inf, 1e-14) /
+                      std::sqrt(std::numbers::pi);
     EXPECT_LT(rel(m.lambda_hat[i], lh), 1e-10) << i;
     EXPECT_LT(rel(m.kappa[i], ka), 1e-10) << i;
     for (int j = 0; j < 6; ++j) {
       const double c = i == j ? 3.0 : 1.0;
-      const double q = es.integrate([&](double t) { return c * t * f.a(i, t) * f.a(j, t) * f.prod(t); }, 1e-14);
+      const double q =
+          es.integrate([&](double t) { return c * t * f.a(i, t) * f.a(j, t) * f.prod(t); }, 1e-14);
       EXPECT_LT(rel(m.fourth(i, j), q), 1e-10) << i << "," << j;
     }
   }
@@ -140,7 +148,8 @@ TEST(Moments, AgreesWithMonteCarlo) {
     const double norm = x.norm();
     const Vec xh2 = (x / norm).array().square();
     est << xh2, norm * xh2, Vec::Zero(static_cast<Eigen::Index>(pairs.size()));
-    for (std::size_t p = 0; p < pairs.size(); ++p) est[2 * n + p] = xh2[pairs[p].first] * xh2[pairs[p].second];
+    for (std::size_t p = 0; p < pairs.size(); ++p)
+      est[2 * n + p] = xh2[pairs[p].first] * xh2[pairs[p].second];
     sum += est;
     sum2 += est.array().square().matrix();
   }
@@ -148,10 +157,11 @@ TEST(Moments, AgreesWithMonteCarlo) {
   const Vec se = ((sum2 / draws - mean.array().square().matrix()) / (draws - 1.0)).array().sqrt();
   Vec exact(k);
   exact << m.lambda_hat, m.kappa, Vec::Zero(static_cast<Eigen::Index>(pairs.size()));
-  for (std::size_t p = 0; p < pairs.size(); ++p) exact[2 * n + p] = m.fourth(pairs[p].first, pairs[p].second);
+  for (std::size_t p = 0; p < pairs.size(); ++p)
+    exact[2 * n + p] = m.fourth(pairs[p].first, pairs[p].second);
   for (int c = 0; c < k; ++c)
-    EXPECT_LT(std::abs(mean[c] - exact[c]), 5 * se[c]) << "component " << c << " mc=" << mean[c]
-                                                          << " exact=" << exact[c] << " se=" << se[c];
+    EXPECT_LT(std::abs(mean[c] - exact[c]), 5 * se[c])
+        << "component " << c << " mc=" << mean[c] << " exact=" << exact[c] << " se=" << se[c];
 }
 
 TEST(Moments, LargePowerLawIsFast) {

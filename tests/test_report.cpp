@@ -131,6 +131,7 @@ TEST_F(ReportTest, FigureRendersAndReRendersFromItsFolder) {
   }
   const std::string gp = slurp(out / "decay.gp");
   EXPECT_NE(gp.find("set logscale y"), std::string::npos);
+  EXPECT_NE(gp.find("'decay.csv' every ::1 using 2:"), std::string::npos);
   EXPECT_NE(gp.find("with yerrorbars"), std::string::npos);
   EXPECT_NE(gp.find("strcol(1) eq 'ak'"), std::string::npos);
   EXPECT_NE(gp.find("column(2) == 3"), std::string::npos);

@@ -27,7 +27,7 @@ TEST(Spectrum, Isotropic) {
   EXPECT_EQ(s.n(), 5);
   EXPECT_TRUE((s.lambda.array() == 1.0).all());
   EXPECT_FALSE(s.random_basis);
-  EXPECT_TRUE(s.basis.isIdentity(0.0));
+  EXPECT_TRUE(s.basis.size() == 0 && s.basis_matrix().isIdentity(0.0));
   EXPECT_EQ(s.spec, "iso:n=5,scale=1");
   EXPECT_TRUE((parse_spectrum("iso:n=3,scale=2.5").lambda.array() == 2.5).all());
 }
@@ -90,7 +90,7 @@ TEST(Spectrum, RandomBasisIsOrthogonalAndSeeded) {
   EXPECT_EQ(u, parse_spectrum("power:n=50,exp=1,basis=random", 17).basis);
   EXPECT_NE(u, parse_spectrum("power:n=50,exp=1,basis=random", 18).basis);
   EXPECT_EQ(u, akm::haar_orthogonal(50, 17));
-  EXPECT_TRUE(parse_spectrum("iso:n=4,basis=identity").basis.isIdentity(0.0));
+  EXPECT_TRUE(parse_spectrum("iso:n=4,basis=identity").basis_matrix().isIdentity(0.0));
 }
 
 // Mezzadri's sign fix makes the law Haar; without it E[U_11] would be biased to > 0. Over
@@ -151,6 +151,7 @@ TEST(Spectrum, BadSpecsNameParameterAndValue) {
       {"list:3/2,basis=rand", "spectrum.basis", "rand"},
       {"iso:n=4,basis=", "spectrum.basis", "\"\""},
       {"iso:n=4,scale", "spectrum", "scale"},
+      {"iso:n=5000,basis=random", "spectrum.basis", "random"},
   };
   for (const auto& b : bad) {
     try {

@@ -21,9 +21,13 @@ struct Spectrum {
   std::string kind;        ///< iso | spiked | power | list
   Vec lambda;              ///< eigenvalues λ_i of Σ, descending
   bool random_basis = false;
-  Mat basis;               ///< U (n×n, orthogonal); identity unless random_basis
+  /// U (n×n, orthogonal) when random_basis; empty for the identity basis, so that large
+  /// identity-basis spectra (n up to 65536) never allocate an n×n matrix.
+  Mat basis;
 
   int n() const { return static_cast<int>(lambda.size()); }
+  /// U as a dense matrix (the identity when the basis is the identity).
+  Mat basis_matrix() const { return random_basis ? basis : Mat::Identity(n(), n()); }
   /// Σ = U diag(λ) Uᵀ.
   Mat covariance() const;
 };
