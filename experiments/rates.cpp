@@ -20,7 +20,7 @@ constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr double kLabelNoise = 0.1;
 constexpr int kSteps = 120;
-constexpr int kGroups = 20;
+constexpr int kGroups = 200;  // jackknife groups: a t tail with 199 dof ≈ normal at z ≈ 6
 constexpr double kGamma0 = 0.1;  // α·c_1 of the normalized arm
 const std::vector<int> kCheckSteps{1, 5, 20, 50};
 

@@ -140,15 +140,19 @@ std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,
                                     const std::function<double(const Vec&)>& stat) {
   const std::size_t g = groups.size();
   if (g < 2) throw std::invalid_argument("jackknife: need at least 2 groups");
-  TrialStats all;
-  for (const auto& s : groups) all.merge(s);
-  const double full = stat(all.mean());
+  // Pooled sums once; each leave-one-out mean is (Σ − group sum)/(N − n_k): O(g·n_obs)
+  // instead of re-merging g−1 groups g times.
+  Vec sum = Vec::Zero(static_cast<Eigen::Index>(groups[0].size()));
+  double n_all = 0;
+  for (const auto& s : groups) {
+    sum += static_cast<double>(s.count()) * s.mean();
+    n_all += static_cast<double>(s.count());
+  }
+  const double full = stat(sum / n_all);
   std::vector<double> loo(g);
   for (std::size_t k = 0; k < g; ++k) {
-    TrialStats rest;
-    for (std::size_t j = 0; j < g; ++j)
-      if (j != k) rest.merge(groups[j]);
-    loo[k] = stat(rest.mean());
+    const double nk = static_cast<double>(groups[k].count());
+    loo[k] = stat((sum - nk * groups[k].mean()) / (n_all - nk));
   }
   double mean = 0;
   for (double v : loo) mean += v;

@@ -58,7 +58,9 @@ McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel
 /// Number of worker threads `threads` resolves to (0 → hardware concurrency, ≥ 1).
 int resolve_threads(int threads);
 
-/// Delete-one-group jackknife of a scalar statistic of the group-mean vector:
+/// Delete-one-group jackknife of a scalar statistic of the group-mean vector (use ≥ 100
+/// groups when the standard error meets a Bonferroni z ≈ 6: with g groups it carries
+/// g − 1 degrees of freedom, and a t tail with few of them is far heavier than the normal):
 /// returns {estimate from all groups, jackknife standard error}.
 /// `stat` receives the pooled mean vector of a subset of groups.
 std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,

@@ -1,0 +1,23 @@
+# rates-normalized.gp - written by akm from the CSV files in this folder.
+# Re-render rates-normalized.png and rates-normalized.svg from inside this folder:  gnuplot rates-normalized.gp
+set datafile separator ','
+set datafile missing NaN
+set title 'T5 fitted contraction rate after the shift, normalized key (η = 0.5, β = 0.9)'
+set xlabel 'λ̂_i (eigenvalue of Σ̂_1)'
+set ylabel 'per-step contraction of E[T u_i]'
+set logscale x
+set grid
+set key outside top left horizontal
+set xrange [0.00314:0.939]
+set terminal pngcairo size 900,600 enhanced font ',11'
+set output 'rates-normalized.png'
+plot 'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ak_normalized/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, same-basis', \
+     'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ema/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'EMA, same-basis', \
+     'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ak_normalized/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, rotated', \
+     'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ema/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'EMA, rotated', \
+     0.9 - 0.5*x title 'AK theory β̃ = β − ηλ̂' lw 2 lc rgb 'black', \
+     0.9 title 'EMA theory β' lw 2 dt 2 lc rgb 'gray40'
+set terminal svg size 900,600 dynamic enhanced
+set output 'rates-normalized.svg'
+replot
+unset output
