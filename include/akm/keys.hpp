@@ -74,7 +74,7 @@ class KeySampler {
 
   /// Exact E[xxᵀ]: diag(λ), or Σ_k π_k s_k² B_k diag(λ) B_kᵀ for a mixture.
   Mat covariance() const;
-  /// Exact E‖x‖⁴ (InputError-free; +inf for Student-t with ν ≤ 4).
+  /// Exact E‖x‖⁴ (+inf for Student-t with ν ≤ 4).
   double fourth_moment_norm() const;
 
  private:
@@ -88,10 +88,12 @@ class KeySampler {
 };
 
 /// Σ̂ = E[x̂x̂ᵀ] and K = E[‖x‖x̂x̂ᵀ] in the drawing coordinates, with entrywise standard
-/// errors (zero when exact).
+/// errors (zero when exact); on request, for diagonal laws, the fourth moments
+/// Q_ij = E[x̂_i²x̂_j²] that set the variance of the normalized buffer (THEOREMS.md E1).
 struct KeyLawMoments {
   Mat sigma_hat, sigma_hat_se;
   Mat K, K_se;
+  Mat fourth, fourth_se;   ///< Q and its standard errors; empty unless requested
   bool exact = false;
   std::string method;      ///< "quadrature" | "closed form" | "monte carlo"
   long long samples = 0;   ///< Monte-Carlo samples (0 when exact)
@@ -103,21 +105,25 @@ struct KeyLawMoments {
 
 /// Exact moments where they exist (gaussian, rademacher, mixture), else key_moments_mc.
 KeyLawMoments key_law_moments(const KeySampler& law, long long mc_samples, std::uint64_t seed,
-                              int threads = 0);
+                              int threads = 0, bool with_fourth = false);
 
 /// Monte-Carlo moments: `samples` keys (rounded up to whole batches of kKeyBatch) from
 /// Stream(seed, batch, Purpose::keys); standard errors from the spread of batch means. Only
 /// the diagonal is estimated (off-diagonal entries 0, se 0) when law.diagonal().
 /// Runs on the deterministic Monte-Carlo engine: identical for any thread count.
+/// `with_fourth` also estimates Q (diagonal laws only; std::logic_error otherwise).
 KeyLawMoments key_moments_mc(const KeySampler& law, long long samples, std::uint64_t seed,
-                             int threads = 0);
+                             int threads = 0, bool with_fourth = false);
 /// Plain sequential reference of key_moments_mc (same samples, two-pass statistics).
 KeyLawMoments key_moments_mc_reference(const KeySampler& law, long long samples,
-                                       std::uint64_t seed);
+                                       std::uint64_t seed, bool with_fourth = false);
 inline constexpr long long kKeyBatch = 64;
 
 /// Exact Gaussian-component moments of a mixture or Gaussian law, or the closed form of
-/// Rademacher; throws std::logic_error for Student-t (no closed form).
-KeyLawMoments exact_key_moments(const KeySampler& law);
+/// Rademacher; throws std::logic_error for Student-t (no closed form), and for Q of a
+/// mixture with a rotated (random) component (Q would need the full fourth-moment tensor).
+/// Rademacher: Q_ij = λ_iλ_j/(Σλ)²; Gaussian: the quadrature of akm/moments.hpp; a
+/// permutation mixture: Σ_k π_k Π_k Q Π_kᵀ.
+KeyLawMoments exact_key_moments(const KeySampler& law, bool with_fourth = false);
 
 }  // namespace akm

@@ -1,0 +1,380 @@
+// T16 mixture — [app:multimodal, prop:bounded-sigma-hat, lem:transport, thm:tracking]
+//
+// Keys from a mixture of Gaussian components with different spiked directions and scales
+// (ratio 100): component k, with probability π_k, draws x = s_k B_k (√λ ∘ z). x̂ is
+// scale-free, so each component's Σ̂_k = B_k diag(λ̂) B_kᵀ with λ̂ from the exact quadrature
+// whatever s_k, and [app:multimodal]
+//   Σ̂_mix = Σ_k π_k Σ̂_k  (unit trace),   K_mix = Σ_k π_k s_k B_k diag(κ) B_kᵀ.
+// The raw key's covariance Σ_mix = Σ_k π_k s_k² B_k diag(λ) B_kᵀ is dominated by the
+// largest-scale component.
+//
+// Transport and tracking follow the mixture's moments [lem:transport, thm:tracking]: keys
+// are independent, so E[P_k] = (βI − ηΣ̂_mix)^k (normalized) or (βI − ηΣ_mix)^k (raw),
+// and with M_0 = 0, E[M_t] = M*(I − (βI − ηS)^t), S = Σ̂_mix or Σ_mix, M* = G(μI + S)^{-1}.
+// The values see the key's direction only, δ = a·x̂ + ξ (an output-side signal of unit
+// scale whatever the modality's input scale), so Ĝ = aΣ̂_mix and Ḡ = E[(a·x̂)xᵀ] = aK_mix.
+// One component's basis is a Haar rotation, so Σ̂_mix is not diagonal in any component's
+// basis: it is diagonalized with Eigen and every rate is measured along its eigenvectors
+// v_j (Σ_mix's eigenvectors for the raw key). Along each component's top spike b_k = B_k e_1 the
+// mean transport is b_kᵀ(βI − ηΣ̂_mix)^k b_k: the normalized buffer contracts every
+// component's direction by its density share; the raw one barely touches the small
+// components' directions.
+//
+// Step sizes. Normalized η = 0.5 < β: β̃_j ≥ β − η > 0, and ‖βI − ηx̂x̂ᵀ‖ ≤ β surely, so
+// all moments are bounded. Raw η is set from E‖v(βI − ηxxᵀ)‖² ≤ (β² + η²E‖x‖⁴)‖v‖²
+// (drop the −2βη(v·x)² term) to β² + η²E‖x‖⁴ = kRawMs < 1: the raw buffer is mean-square
+// stable, so its Monte-Carlo standard errors are finite and shrink with the trials.
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "akm/keys.hpp"
+#include "akm/kernels.hpp"
+#include "common.hpp"
+
+namespace akm::exp {
+namespace {
+
+constexpr double kBeta = 0.9;
+constexpr double kEtaNorm = 0.5;
+constexpr double kRawMs = 0.95;   // mean-square factor bound of the raw arm (header)
+constexpr double kNoise = 0.1;    // value noise σ_ξ
+constexpr int kSteps = 60;
+const std::vector<int> kLags{1, 5, 20, 60};
+constexpr std::size_t kOffLag = 1;  // off-diagonals recorded at kLags[1] = 5
+const char* kSpectrum = "spiked:n=16,spikes=100/30/10/3,floor=0.5";
+const char* kLaw = "mixture:weights=0.4/0.3/0.3,scales=100/1/10,bases=identity/reverse/random";
+constexpr int kLarge = 0;  // the largest-scale component
+
+// One key variant's exact moments along its own eigenvectors.
+struct Variant {
+  Key key;
+  double eta;
+  Mat S;       // Σ̂_mix (normalized) or Σ_mix (raw): the mean forgetting is βI − ηS
+  Mat G_of_a;  // Ĝ = aΣ̂_mix or Ḡ = aK_mix for δ = a·x̂ + ξ: the matrix right-multiplying a
+  Vec ev;      // eigenvalues of S, descending
+  Mat V;       // eigenvectors (columns)
+  Mat mean_factor() const { return kBeta * Mat::Identity(S.rows(), S.cols()) - eta * S; }
+  double beta_tilde(int j) const { return theory::beta_tilde(kBeta, eta, ev[j]); }
+};
+
+Variant make_variant(Key key, double eta, const Mat& S, const Mat& G) {
+  const Eigen::SelfAdjointEigenSolver<Mat> es(S);
+  Variant v{key, eta, S, G, es.eigenvalues().reverse(), es.eigenvectors().rowwise().reverse()};
+  return v;
+}
+
+// Transport observables: diag(VᵀP_kV) per lag, all of VᵀP_5V, b_cᵀP_kb_c per lag.
+struct TLayout {
+  int n, comps;
+  std::size_t diag(std::size_t l, int j) const { return l * n + j; }
+  std::size_t off(int r, int c) const { return kLags.size() * n + static_cast<std::size_t>(c) * n + r; }
+  std::size_t comp(std::size_t l, int c) const { return kLags.size() * n + static_cast<std::size_t>(n) * n + l * comps + c; }
+  std::size_t size() const { return comp(kLags.size(), 0); }
+};
+
+McResult transport(ExperimentContext& ctx, const KeySampler& law, const Variant& v, const Mat& B1,
+                   std::uint64_t seed, long long R) {
+  const int n = law.n(), C = law.components();
+  const TLayout L{n, C};
+  auto kernel = [&](long long trial, double* out) {
+    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
+    Mat P = Mat::Identity(n, n);
+    Vec x(n), w(n), k(n), r(n);
+    std::size_t l = 0;
+    for (int t = 1; t <= kSteps; ++t) {
+      law.draw(keys, x, w);
+      kern::key_for(v.key, x, k);
+      kern::transport_step(P, k, kBeta, v.eta, r);
+      if (l < kLags.size() && t == kLags[l]) {
+        const Mat Q = v.V.transpose() * P * v.V;
+        for (int j = 0; j < n; ++j) out[L.diag(l, j)] = Q(j, j);
+        if (l == kOffLag)
+          for (int c = 0; c < n; ++c)
+            for (int rr = 0; rr < n; ++rr) out[L.off(rr, c)] = Q(rr, c);
+        for (int c = 0; c < C; ++c) out[L.comp(l, c)] = B1.col(c).dot(P * B1.col(c));
+        ++l;
+      }
+    }
+  };
+  return monte_carlo(ctx.mc(R, fmt::format("T16 transport {}", to_string(v.key))), L.size(), kernel);
+}
+
+// Tracking: M_0 = 0, δ = a·x̂ + ξ, one buffer row; observables M_t v_j for t = 1..T.
+McResult tracking(ExperimentContext& ctx, const KeySampler& law, const Variant& v, const Vec& a,
+                  std::uint64_t seed, long long R) {
+  const int n = law.n();
+  auto kernel = [&](long long trial, double* out) {
+    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
+    Stream noise(seed, static_cast<std::uint64_t>(trial), Purpose::noise);
+    Mat M = Mat::Zero(1, n);
+    Vec x(n), w(n), k(n), r(1), delta(1);
+    for (int t = 1; t <= kSteps; ++t) {
+      law.draw(keys, x, w);
+      delta[0] = a.dot(x) / x.norm() + kNoise * noise.normal();
+      kern::key_for(v.key, x, k);
+      kern::ak_step(M, delta, k, kBeta, v.eta, r);
+      const Vec proj = v.V.transpose() * M.row(0).transpose();
+      for (int j = 0; j < n; ++j) out[static_cast<std::size_t>(t - 1) * n + j] = proj[j];
+    }
+  };
+  return monte_carlo(ctx.mc(R, fmt::format("T16 tracking {}", to_string(v.key))),
+                     static_cast<std::size_t>(kSteps) * n, kernel);
+}
+
+// Worst-z summary of a family of comparisons with exact predictions.
+void family(ExperimentContext& ctx, const std::string& name, const std::vector<double>& pred,
+            const std::vector<double>& mean, const std::vector<double>& se) {
+  double worst = -1;
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < pred.size(); ++i) {
+    const double z = std::abs(mean[i] - pred[i]) / se[i];
+    if (z > worst) worst = z, w = i;
+  }
+  ctx.checks.mc_family(name, pred[w], mean[w], se[w], static_cast<long long>(pred.size()));
+}
+
+// Upper-triangle entries of a Monte-Carlo matrix estimate against the exact matrix.
+void matrix_family(ExperimentContext& ctx, const std::string& name, const Mat& exact, const Mat& mc, const Mat& se) {
+  std::vector<double> p, m, e;
+  for (Eigen::Index c = 0; c < exact.cols(); ++c)
+    for (Eigen::Index r = 0; r <= c; ++r) p.push_back(exact(r, c)), m.push_back(mc(r, c)), e.push_back(se(r, c));
+  family(ctx, name, p, m, e);
+}
+
+// E[xxᵀ] and E[‖x‖² 1{component = kLarge}] by a separately seeded Monte Carlo.
+struct RawMoments {
+  Mat cov, cov_se;
+  double large_energy = 0, large_energy_se = 0;
+};
+RawMoments raw_moments(const KeySampler& law, long long N, std::uint64_t seed) {
+  const int n = law.n();
+  Stream st(seed, 0, Purpose::aux);
+  Vec x(n), w(n);
+  Mat sum = Mat::Zero(n, n), sq = Mat::Zero(n, n);
+  double e = 0, e2 = 0;
+  for (long long t = 0; t < N; ++t) {
+    const int c = law.draw(st, x, w);
+    const Mat p = x * x.transpose();
+    sum += p, sq += p.cwiseAbs2();
+    const double v = c == kLarge ? x.squaredNorm() : 0.0;
+    e += v, e2 += v * v;
+  }
+  const double dn = static_cast<double>(N);
+  RawMoments r;
+  r.cov = sum / dn;
+  r.cov_se = ((sq / dn - r.cov.cwiseAbs2()).cwiseMax(0.0) / (dn - 1)).cwiseSqrt();
+  r.large_energy = e / dn;
+  r.large_energy_se = std::sqrt(std::max(e2 / dn - r.large_energy * r.large_energy, 0.0) / (dn - 1));
+  return r;
+}
+
+}  // namespace
+
+AKM_EXPERIMENT(T16, "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k sets every rate",
+               "app:multimodal prop:bounded-sigma-hat lem:transport thm:tracking",
+               "Σ̂_mix = Σ_k π_k Σ̂_k (tr = 1); E[v_jᵀP_kv_j] = (β−ηλ̂_j(Σ̂_mix))^k and tracking follows "
+               "Σ̂_mix; the raw key follows Σ_mix ≈ the largest-scale component") {
+  const long long R = trials(ctx, 20000, 2000);
+  const long long moment_samples = ctx.opts.quick ? 200000 : 1000000;
+  const long long raw_samples = ctx.opts.quick ? 50000 : 200000;
+  const Spectrum spec = parse_spectrum(kSpectrum);
+  const int n = spec.n();
+  const KeySampler law(parse_key_law(kLaw), spec.lambda, derive_seed(ctx.opts.seed, "T16/bases"));
+  const int C = law.components();
+  const auto& w = law.law().weights;
+  const auto& sc = law.law().scales;
+
+  // Exact moments [app:multimodal] and the raw covariance.
+  const KeyLawMoments ex = exact_key_moments(law);
+  const Mat cov = law.covariance();
+  const double eta_raw = std::sqrt(kRawMs - kBeta * kBeta) / std::sqrt(law.fourth_moment_norm());
+  const Variant norm = make_variant(Key::normalized, kEtaNorm, ex.sigma_hat, ex.sigma_hat);
+  const Variant raw = make_variant(Key::raw, eta_raw, cov, ex.K);
+  Mat B1(n, C);  // each component's top spike direction b_c = B_c e_1
+  for (int c = 0; c < C; ++c) B1.col(c) = law.basis(c).col(0);
+  double energy = 0;
+  for (int c = 0; c < C; ++c) energy += w[static_cast<std::size_t>(c)] * sc[static_cast<std::size_t>(c)] * sc[static_cast<std::size_t>(c)];
+  const double large_share = w[kLarge] * sc[kLarge] * sc[kLarge] / energy;  // of tr Σ_mix
+  const Mat cov_large = w[kLarge] * sc[kLarge] * sc[kLarge] * law.basis(kLarge) * spec.lambda.asDiagonal() *
+                        law.basis(kLarge).transpose();
+
+  ctx.params = {{"beta", kBeta}, {"eta_normalized", kEtaNorm}, {"eta_raw", eta_raw},
+                {"eta_raw_rule", "beta^2 + eta^2 E||x||^4 = 0.95 (mean-square contraction bound)"},
+                {"E_norm4", law.fourth_moment_norm()}, {"steps", kSteps}, {"lags", kLags}, {"trials", R},
+                {"spectrum", spec.spec}, {"lambda", to_std(spec.lambda)}, {"law", law.law().spec},
+                {"lambda_hat_component", to_std(gaussian_key_moments(spec.lambda).lambda_hat)},
+                {"kappa_component", to_std(gaussian_key_moments(spec.lambda).kappa)},
+                {"bases", nlohmann::json::array()}, {"noise_sigma", kNoise}, {"M0", "zero"},
+                {"value_stream", "delta = a.xhat + xi, xi ~ N(0, noise_sigma^2), a ~ N(0, I_n) fixed (see a)"},
+                {"sigma_hat_mix_eigenvalues", to_std(norm.ev)}, {"sigma_mix_eigenvalues", to_std(raw.ev)},
+                {"raw_trace_share_large_component", large_share},
+                {"raw_relative_distance_to_large_component", (cov - cov_large).norm() / cov.norm()},
+                {"moment_samples", moment_samples}, {"raw_moment_samples", raw_samples}};
+  for (int c = 0; c < C; ++c) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (int r = 0; r < n; ++r) rows.push_back(to_std(law.basis(c).row(r).transpose()));
+    ctx.params["bases"].push_back(rows);
+  }
+
+  // 1. Moments: the Monte-Carlo Σ̂, K, Σ against the exact mixture formulas.
+  const KeyLawMoments mc = key_moments_mc(law, moment_samples, derive_seed(ctx.opts.seed, "T16/moments"),
+                                          ctx.opts.threads);
+  ctx.checks.exact("tr Σ̂_mix = 1 (exact formula Σ_k π_k B_k diag(λ̂) B_kᵀ)", 1.0, ex.sigma_hat.trace());
+  ctx.checks.exact("tr Σ̂_mix = 1 (Monte-Carlo estimate)", 1.0, mc.sigma_hat.trace());
+  matrix_family(ctx, "Monte-Carlo Σ̂_mix = Σ_k π_k Σ̂_k (upper triangle)", ex.sigma_hat, mc.sigma_hat, mc.sigma_hat_se);
+  matrix_family(ctx, "Monte-Carlo K_mix = Σ_k π_k s_k B_k diag(κ) B_kᵀ (upper triangle)", ex.K, mc.K, mc.K_se);
+  const RawMoments rm = raw_moments(law, raw_samples, derive_seed(ctx.opts.seed, "T16/raw"));
+  matrix_family(ctx, "Monte-Carlo E[xxᵀ] = Σ_mix = Σ_k π_k s_k² B_k diag(λ) B_kᵀ", cov, rm.cov, rm.cov_se);
+  ctx.checks.mc("E[‖x‖² 1{large component}] = π_L s_L² tr Λ", large_share * cov.trace(), rm.large_energy,
+                rm.large_energy_se);
+
+  // 2. Transport along the eigenvectors, and along each component's top spike.
+  CsvTable rates{{"variant", "rank", "eigenvalue", "predicted_rate", "measured_rate", "stderr_rate"}, {}};
+  CsvTable comps{{"variant", "component", "x", "scale", "basis", "predicted_share", "measured_share", "stderr_share",
+                  "predicted_factor", "measured_factor", "stderr_factor"}, {}};
+  const Vec a = value_map(1, n, derive_seed(ctx.opts.seed, "T16/A")).row(0).transpose();
+  ctx.params["a"] = to_std(a);
+  std::vector<int> shown;  // tracking-figure directions (normalized key)
+  for (const Variant* v : {&norm, &raw}) {
+    const std::string k = to_string(v->key);
+    const TLayout L{n, C};
+    const McResult res = transport(ctx, law, *v, B1, derive_seed(ctx.opts.seed, "T16/transport/" + k), R);
+    const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+    for (std::size_t l = 0; l < kLags.size(); ++l) {
+      std::vector<double> p, m, e;
+      for (int j = 0; j < n; ++j)
+        p.push_back(std::pow(v->beta_tilde(j), kLags[l])), m.push_back(mean[L.diag(l, j)]), e.push_back(se[L.diag(l, j)]);
+      family(ctx, fmt::format("{}/transport lag={}: E[v_jᵀP_kv_j] = β̃_j^k along the eigenvectors of {}", k, kLags[l],
+                              v->key == Key::raw ? "Σ_mix" : "Σ̂_mix"), p, m, e);
+    }
+    {  // E[P_5] is diagonal in the eigenbasis: every off-diagonal entry has mean 0.
+      std::vector<double> p, m, e;
+      for (int c = 0; c < n; ++c)
+        for (int r = 0; r < n; ++r)
+          if (r != c) p.push_back(0.0), m.push_back(mean[L.off(r, c)]), e.push_back(se[L.off(r, c)]);
+      family(ctx, fmt::format("{}/transport lag={}: off-diagonal v_rᵀP_kv_c = 0", k, kLags[kOffLag]), p, m, e);
+    }
+    // Per-step rate from lag 5 (delta method): r̂_j = m^{1/5}, se(r̂) = r̂·se/(5m).
+    const int lag = kLags[1];
+    for (int j = 0; j < n; ++j) {
+      const double m = mean[L.diag(1, j)], e = se[L.diag(1, j)];
+      const double r = m > 0 ? std::pow(m, 1.0 / lag) : std::nan("");
+      rates.add({k, static_cast<long long>(j + 1), v->ev[j], v->beta_tilde(j), r, r * e / (lag * m)});
+    }
+    // Each component's top spike b_c: E[b_cᵀP_kb_c] = b_cᵀ(βI − ηS)^k b_c.
+    const double top = v->ev[0];
+    for (std::size_t l = 0; l < 2; ++l) {
+      const Mat F = v->mean_factor();
+      Mat Fk = Mat::Identity(n, n);
+      for (int t = 0; t < kLags[l]; ++t) Fk = Fk * F;
+      for (int c = 0; c < C; ++c) {
+        const double p = B1.col(c).dot(Fk * B1.col(c));
+        const double m = mean[L.comp(l, c)], e = se[L.comp(l, c)];
+        ctx.checks.mc(fmt::format("{}/transport lag={}: component {} (s={}) top spike b_c: E[b_cᵀP_kb_c] = b_cᵀ(βI−ηS)^k b_c",
+                                  k, kLags[l], c + 1, sc[static_cast<std::size_t>(c)]), p, m, e);
+        if (l == 0)  // one-step contraction share relative to the strongest direction: b_cᵀSb_c / λ_top(S)
+          comps.add({k, static_cast<long long>(c + 1), c + (v->key == Key::raw ? 0.1 : -0.1), sc[static_cast<std::size_t>(c)],
+                     law.law().bases[static_cast<std::size_t>(c)], B1.col(c).dot(v->S * B1.col(c)) / top,
+                     (kBeta - m) / (v->eta * top), e / (v->eta * top), p, m, e});
+      }
+    }
+
+    // 3. Tracking with a value stream: E[M_t v_j] = (1 − β̃_j^t) M*v_j, M* = G(μI + S)^{-1}.
+    const double mu = theory::mu(kBeta, v->eta);
+    const Vec Mstar = ((a.transpose() * v->G_of_a) * (mu * Mat::Identity(n, n) + v->S).inverse()).transpose();
+    const Vec Mv = v->V.transpose() * Mstar;  // M*v_j
+    ctx.params[k + "_Mstar_along_eigenvectors"] = to_std(Mv);
+    const McResult tr = tracking(ctx, law, *v, a, derive_seed(ctx.opts.seed, "T16/tracking/" + k), R);
+    const Vec tm = tr.total.mean(), ts = tr.total.stderr_mean();
+    for (int t : {5, 20, 60}) {
+      std::vector<double> p, m, e;
+      for (int j = 0; j < n; ++j) {
+        const std::size_t o = static_cast<std::size_t>(t - 1) * n + j;
+        p.push_back((1.0 - std::pow(v->beta_tilde(j), t)) * Mv[j]), m.push_back(tm[o]), e.push_back(ts[o]);
+      }
+      family(ctx, fmt::format("{}/tracking t={}: E[M_tv_j] = (1 − β̃_j^t) M*v_j", k, t), p, m, e);
+    }
+    if (v->key == Key::normalized) {
+      // Figure data: the remaining gap (M* − E[M_t])v_j / M*v_j = β̃_j^t on four directions
+      // chosen from predictions only (the largest |M*v_j| in each quarter of the spectrum).
+      CsvTable gap{{"direction", "t", "predicted", "measured", "stderr"}, {}};
+      for (int q = 0; q < 4; ++q) {
+        int best = q * n / 4;
+        for (int j = q * n / 4; j < (q + 1) * n / 4; ++j)
+          if (std::abs(Mv[j]) > std::abs(Mv[best])) best = j;
+        shown.push_back(best);
+        for (int t = 1; t <= kSteps; ++t) {
+          const std::size_t o = static_cast<std::size_t>(t - 1) * n + best;
+          gap.add({fmt::format("v{}", best + 1), static_cast<long long>(t), std::pow(v->beta_tilde(best), t),
+                   (Mv[best] - tm[o]) / Mv[best], ts[o] / std::abs(Mv[best])});
+        }
+      }
+      ctx.out.write_csv("data_tracking_normalized.csv", gap);
+    }
+  }
+  ctx.out.write_csv("data_rates.csv", rates);
+  ctx.out.write_csv("data_components.csv", comps);
+  CsvTable mom{{"component", "weight", "scale", "basis", "raw_trace_share"}, {}};
+  for (int c = 0; c < C; ++c) {
+    const auto u = static_cast<std::size_t>(c);
+    mom.add({static_cast<long long>(c + 1), w[u], sc[u], law.law().bases[u], w[u] * sc[u] * sc[u] / energy});
+  }
+  ctx.out.write_csv("data_mixture.csv", mom);
+
+  Figure f;
+  f.name = "mixture-rates";
+  f.title = "T16 per-direction contraction along the eigenvectors of Σ̂_{mix} (normalized) and Σ_{mix} (raw)";
+  f.xlabel = "eigen-direction j (descending eigenvalue)";
+  f.ylabel = "per-step contraction (E[v_j^TP_5v_j])^{1/5}";
+  f.extra = {"set key bottom right", "set yrange [0.76:0.92]", "set linetype 1 lc rgb '#1b9e77'",
+             "set linetype 2 lc rgb '#1b9e77'", "set linetype 3 lc rgb '#d95f02'", "set linetype 4 lc rgb '#d95f02'"};
+  for (const std::string k : {"normalized", "raw"}) {
+    f.series.push_back({"data_rates.csv", "rank", "measured_rate", "stderr_rate", k + " measured", "errorbars",
+                        "variant=" + k});
+    f.series.push_back({"data_rates.csv", "rank", "predicted_rate", "",
+                        k == "raw" ? "raw: β − η_{raw}λ_j(Σ_{mix})" : "normalized: β − ηλ_j(Σ̂_{mix})", "lines", "variant=" + k});
+  }
+  f.functions = {fmt::format("{} title 'β (no key contraction)' lc rgb 'gray40' dt 2", kBeta)};
+  ctx.out.figure(f);
+
+  Figure g;
+  g.name = "mixture-components";
+  g.title = "T16 one-step contraction along each component's top spike b_c, relative to the strongest direction";
+  g.xlabel = "mixture component";
+  g.ylabel = "b_c^TSb_c / λ_{max}(S),  S = Σ̂_{mix} or Σ_{mix}";
+  g.extra = {"set xrange [-0.5:2.5]", "set yrange [0:1.1]", "set linetype 1 lc rgb '#1b9e77'",
+             "set linetype 2 lc rgb '#d95f02'",
+             fmt::format("set xtics (\"s={} ({})\" 0, \"s={} ({})\" 1, \"s={} ({})\" 2)", sc[0], law.law().bases[0], sc[1],
+                         law.law().bases[1], sc[2], law.law().bases[2])};
+  for (const std::string k : {"normalized", "raw"})
+    g.series.push_back({"data_components.csv", "x", "measured_share", "stderr_share", k + " measured", "errorbars",
+                        "variant=" + k});
+  // Predictions as open circles around the measured points (columns: 1 variant, 3 x, 6 predicted_share).
+  for (const auto& [k, colour] : std::vector<std::pair<std::string, std::string>>{{"normalized", "#1b9e77"}, {"raw", "#d95f02"}})
+    g.functions.push_back(fmt::format("'data_components.csv' every ::1 using 3:(strcol(1) eq '{0}' ? $6 : NaN) "
+                                      "with points pt 6 ps 2.5 lw 1.5 lc rgb '{1}' title '{0} predicted'", k, colour));
+  ctx.out.figure(g);
+
+  Figure h;
+  h.name = "mixture-tracking";
+  h.title = "T16 tracking, normalized key: remaining gap (M^* − E[M_t])v_j / M^*v_j vs β̃_j^t";
+  h.xlabel = "step t";
+  h.ylabel = "remaining gap";
+  h.logy = true;
+  h.extra = {"set yrange [3e-3:1.5]", "set linetype 1 lc rgb '#1b9e77'", "set linetype 2 lc rgb '#1b9e77'",
+             "set linetype 3 lc rgb '#d95f02'", "set linetype 4 lc rgb '#d95f02'", "set linetype 5 lc rgb '#7570b3'",
+             "set linetype 6 lc rgb '#7570b3'", "set linetype 7 lc rgb '#e7298a'", "set linetype 8 lc rgb '#e7298a'"};
+  for (int j : shown) {
+    const std::string d = fmt::format("v{}", j + 1);
+    h.series.push_back({"data_tracking_normalized.csv", "t", "measured", "stderr", d + " measured", "errorbars",
+                        "direction=" + d});
+    h.series.push_back({"data_tracking_normalized.csv", "t", "predicted", "", d + ": β̃_j^t", "lines", "direction=" + d});
+  }
+  ctx.out.figure(h);
+}
+
+}  // namespace akm::exp
