@@ -14,7 +14,7 @@
 
 namespace akm {
 
-const char* version() { return AKM_VERSION; }
+
 
 Registry& Registry::instance() {
   static Registry r;

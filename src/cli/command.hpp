@@ -1,0 +1,50 @@
+// akm CLI — a registry of subcommands so that each lives in its own file (src/cli/*.cpp).
+//
+// A command's setup adds its CLI11 subcommand and options, and returns the action that runs
+// when the user chose it. Actions throw akm::InputError for bad input (main maps it to exit 2
+// before any work is done) and return 0 (all checks passed) or 1 (a check failed).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "akm/experiment.hpp"
+
+namespace akm::cli {
+
+using Action = std::function<int()>;
+using Setup = std::function<Action(CLI::App& app)>;
+
+struct Command {
+  int order;  // position in `akm --help`
+  std::string name;
+  Setup setup;
+};
+
+std::vector<Command>& commands();
+
+struct RegisterCommand {
+  RegisterCommand(int order, std::string name, Setup setup);
+};
+
+// Flags shared by every command that runs experiments (run, reproduce, …).
+struct CommonRunFlags {
+  bool quick = false;
+  unsigned long long seed = RunOptions{}.seed;
+  int threads = 0;
+  std::string out = "results";
+  bool quiet = false;
+  double false_alarm = RunOptions{}.family_alpha;
+};
+
+void add_run_flags(CLI::App* cmd, CommonRunFlags& f);
+
+// Validates the flags (exit 2 on bad values) and checks that --out is writable.
+RunOptions to_options(const CommonRunFlags& f);
+
+// True when progress lines should be drawn (stderr is a terminal and not --quiet).
+bool show_progress(bool quiet);
+
+}  // namespace akm::cli
