@@ -17,6 +17,7 @@
 #include <fmt/ranges.h>
 
 #include "akm/errors.hpp"
+#include "akm/spec_text.hpp"
 #include "akm/moments.hpp"
 #include "akm/sim.hpp"
 #include "akm/spectrum.hpp"
@@ -28,52 +29,7 @@ constexpr int kMaxComponents = 64;
 constexpr int kMaxRandomBasisN = 4096;  // a Haar basis is an O(n³) QR (as in spectrum)
 constexpr double kWeightSumTol = 1e-9;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (;;) {
-    const auto pos = s.find(sep);
-    out.push_back(trim(s.substr(0, pos)));
-    if (pos == std::string_view::npos) return out;
-    s.remove_prefix(pos + 1);
-  }
-}
-
-std::string quoted(std::string_view text) { return text.empty() ? "\"\"" : std::string(text); }
-
-double parse_number(const std::string& param, std::string_view text) {
-  double v = 0.0;
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || ptr != end)
-    throw InputError(param, quoted(text), "must be a number");
-  return v;
-}
-
-// "0.5/0.5" → {0.5, 0.5}; each entry finite and > 0.
-std::vector<double> parse_positive_list(const std::string& param, std::string_view text) {
-  if (text.empty()) throw InputError(param, quoted(text), "must list values separated by '/'");
-  std::vector<double> out;
-  for (const auto item : split(text, '/')) {
-    const double v = parse_number(param, item);
-    if (!(v > 0.0 && std::isfinite(v)))
-      throw InputError(param, std::string(item),
-                       fmt::format("every value must be finite and > 0 (in {})", text));
-    out.push_back(v);
-  }
-  return out;
-}
-
-std::string join(const std::vector<double>& v) {
-  std::string s;
-  for (std::size_t i = 0; i < v.size(); ++i) s += (i ? "/" : "") + show(v[i]);
-  return s;
-}
+using namespace spec_text;
 
 const std::map<std::string, std::vector<std::string>, std::less<>>& grammar() {
   static const std::map<std::string, std::vector<std::string>, std::less<>> g{
@@ -272,7 +228,7 @@ KeyLaw parse_key_law(std::string_view spec) {
         law.bases[k] = std::string(items[k]);
       }
     }
-    law.spec += fmt::format(":weights={},scales={},bases={}", join(law.weights), join(law.scales),
+    law.spec += fmt::format(":weights={},scales={},bases={}", join_values(law.weights), join_values(law.scales),
                             fmt::join(law.bases, "/"));
   }
   return law;

@@ -16,6 +16,7 @@
 #include <fmt/ranges.h>
 
 #include "akm/errors.hpp"
+#include "akm/spec_text.hpp"
 #include "akm/random.hpp"
 
 namespace akm {
@@ -23,35 +24,7 @@ namespace {
 
 constexpr long long kMaxN = 1LL << 16;
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
-
-std::vector<std::string_view> split(std::string_view s, char sep) {
-  std::vector<std::string_view> out;
-  for (;;) {
-    const auto pos = s.find(sep);
-    out.push_back(trim(s.substr(0, pos)));
-    if (pos == std::string_view::npos) return out;
-    s.remove_prefix(pos + 1);
-  }
-}
-
-// Shows the offending text; an empty one as "" so the message still names it.
-std::string quoted(std::string_view text) { return text.empty() ? "\"\"" : std::string(text); }
-
-// Whole-token parse: "1.5x", "" and "+-1" are malformed; "nan"/"inf" parse and are
-// refused by the range checks of the caller.
-double parse_number(const std::string& param, std::string_view text) {
-  double v = 0.0;
-  const auto* end = text.data() + text.size();
-  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
-  if (text.empty() || ec != std::errc() || ptr != end)
-    throw InputError(param, quoted(text), "must be a number");
-  return v;
-}
+using namespace spec_text;
 
 double parse_positive(const std::string& param, std::string_view text) {
   const double v = parse_number(param, text);
@@ -69,28 +42,11 @@ int parse_n(std::string_view text) {
   return static_cast<int>(v);
 }
 
-// "10/5/2" → {10, 5, 2}; each entry finite and > 0.
 std::vector<double> parse_values(const std::string& param, std::string_view text) {
-  if (text.empty()) throw InputError(param, quoted(text), "must list values separated by '/'");
-  std::vector<double> out;
-  for (const auto item : split(text, '/')) {
-    const double v = parse_number(param, item);
-    if (!(v > 0.0 && std::isfinite(v)))
-      throw InputError(param, std::string(item),
-                       fmt::format("every value must be finite and > 0 (in {})", text));
-    out.push_back(v);
-  }
-  return out;
+  return parse_positive_list(param, text);
 }
 
-std::string join_values(const Vec& v) {
-  std::string s;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    if (i) s += '/';
-    s += show(v[i]);
-  }
-  return s;
-}
+std::string join_values(const Vec& v) { return spec_text::join_values({v.data(), v.data() + v.size()}); }
 
 struct Keys {
   std::string kind;
