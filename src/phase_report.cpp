@@ -122,6 +122,7 @@ void write_heatmap(ResultDir& out, const Heatmap& h) {
                           Y(e[1]) + " title 'η = 1+β' lw 2 dt 2 lc rgb 'white'",
                           Y(e[2]) + " title 'η = β/λ_{max}' lw 2 dt 3 lc rgb 'black'"});
   }
+  for (const auto& it : h.items) f.functions.push_back(it);
   out.figure(f);
 }
 

@@ -28,6 +28,8 @@ struct Heatmap {
   /// Overlay η = β, η = 1+β, η = β/λ_max (drawn only on linear (η, β) axes).
   std::optional<double> stability_lines_lambda_max;
   std::vector<std::string> extra;  ///< more gnuplot lines
+  /// More plot items drawn over the image, in plotted coordinates (log10 on log axes).
+  std::vector<std::string> items;
 };
 
 /// Writes <name>.gp/.png/.svg: `column` of `csv` as an image over the grid (log axes are
