@@ -1,0 +1,198 @@
+// akm phase — (η, β, α) phase diagrams from the closed forms, optionally beside a Monte-Carlo
+// measurement at every grid point. Output folder --out: phase.csv (one row per point),
+// phase.{gp,png,svg} heatmap, summary.json; [--measure] measured.{gp,png,svg} (difference
+// in standard errors) and diverged.{gp,png,svg}. Staged and renamed into place.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "akm/errors.hpp"
+#include "akm/experiment.hpp"
+#include "akm/phase.hpp"
+#include "akm/phase_measure.hpp"
+#include "akm/phase_report.hpp"
+#include "akm/sim.hpp"
+#include "akm/spectrum.hpp"
+#include "command.hpp"
+
+namespace fs = std::filesystem;
+
+namespace akm::cli {
+namespace {
+
+struct PhaseFlags {
+  std::string x, y, metric, spec, key = "normalized", alpha = "tuned", direction = "all";
+  double eta = 0.5, beta = 0.9;
+  bool measure = false, quiet = false;
+  long long trials = 256;
+  int steps = 1000;
+  std::string out = "results/phase";
+  unsigned long long seed = RunOptions{}.seed;
+  int threads = 0;
+};
+
+std::optional<double> parse_alpha(const std::string& s) {
+  if (s == "tuned") return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !(v > 0.0 && std::isfinite(v)))
+    throw InputError("--alpha", s, "must be a number > 0 or tuned");
+  return v;
+}
+
+int parse_direction(const std::string& s, int n) {
+  if (s == "all") return -1;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || end != s.c_str() + s.size() || v < 1 || v > n)
+    throw InputError("--direction", s, fmt::format("must be all or an integer in [1, {}]", n));
+  return static_cast<int>(v - 1);
+}
+
+int cmd_phase(const PhaseFlags& f) {
+  // Every input is validated before anything is written.
+  phase::Options o;
+  o.x = phase::parse_axis(f.x, "--x");
+  o.y = phase::parse_axis(f.y, "--y");
+  o.metric = phase::parse_metric(f.metric);
+  o.key = parse_key(f.key);
+  o.eta = f.eta;
+  o.beta = f.beta;
+  o.alpha = parse_alpha(f.alpha);
+  const Spectrum s = parse_spectrum(f.spec, f.seed);
+  o.direction = parse_direction(f.direction, s.n());
+  phase::validate(o, s.n());
+  if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be >= 1 (or omitted for all cores)");
+  const bool alpha_axis = o.x.param == phase::Param::alpha || o.y.param == phase::Param::alpha;
+  if (f.measure) {
+    require_at_least("--trials", f.trials, 2);
+    require_at_least("--steps", f.steps, 1);
+    if (f.steps > 1000000) throw InputError("--steps", std::to_string(f.steps), "must be <= 1000000");
+    if (alpha_axis)
+      throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
+  }
+  if (f.out.empty()) throw InputError("--out", "''", "must be a folder path");
+  const fs::path out_path = fs::absolute(f.out).lexically_normal();
+  const fs::path root = out_path.parent_path();
+  const std::string id = out_path.filename().string();
+  if (id.empty() || id == "." || id == "..") throw InputError("--out", f.out, "must name a folder");
+  require_writable_dir(root, "--out");
+  const int threads = resolve_threads(f.threads);
+
+  const bool fourth = o.metric == phase::Metric::ms_stable && o.key == Key::normalized;
+  const phase::Model model = phase::make_model(s, fourth);
+  const phase::Map map = phase::compute(o, model, threads);
+
+  std::vector<phase::MeasurePoint> measured;
+  double measure_seconds = 0;
+  if (f.measure) {
+    phase::MeasureOptions mo;
+    mo.key = o.key;
+    mo.trials = f.trials;
+    mo.steps = f.steps;
+    mo.seed = f.seed;
+    mo.threads = threads;
+    std::mutex mu;
+    if (show_progress(f.quiet))
+      mo.progress = [&mu](long long done, long long total) {
+        std::lock_guard<std::mutex> lock(mu);
+        std::fprintf(stderr, "\rakm phase --measure: %lld/%lld points", done, total);
+        if (done == total) std::fprintf(stderr, "\n");
+      };
+    std::vector<std::pair<double, double>> eb;
+    for (const auto& p : map.points) eb.emplace_back(p.eta, p.beta);
+    const Vec lam_key = o.key == Key::raw ? model.moments.lambda : model.moments.lambda_hat;
+    const auto t0 = std::chrono::steady_clock::now();
+    measured = phase::measure(eb, model.moments.lambda, lam_key, o.direction, mo);
+    measure_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  ResultDir dir(root, id);
+  dir.write_csv("phase.csv", phase::to_table(map, f.measure ? &measured : nullptr));
+  phase::Heatmap h;
+  h.name = "phase";
+  h.csv = "phase.csv";
+  h.column = map.names[0];
+  h.x = o.x;
+  h.y = o.y;
+  const bool uses_alpha = o.metric != phase::Metric::stable && o.metric != phase::Metric::ms_stable;
+  const std::string alpha_txt = alpha_axis || !uses_alpha ? "" : o.alpha ? fmt::format(", α = {}", *o.alpha) : ", tuned α";
+  const std::string dir_txt = o.direction < 0 ? "all directions" : fmt::format("direction u{}", o.direction + 1);
+  h.title = fmt::format("{} ({} key, {}{}) — {}", map.names[0], to_string(o.key), dir_txt, alpha_txt, s.spec);
+  if (o.metric == phase::Metric::stable || o.metric == phase::Metric::ms_stable) {
+    h.threshold_palette = true;
+    h.cbrange = std::pair{0.0, 2.0};
+    h.stability_lines_lambda_max = s.lambda.maxCoeff();
+  }
+  phase::write_heatmap(dir, h);
+  nlohmann::json summary = phase::summarize(map);
+  summary["command"] = "akm phase";
+  summary["spectrum"] = s.spec;
+  summary["alpha"] = alpha_axis ? nlohmann::json("axis") : o.alpha ? nlohmann::json(*o.alpha) : nlohmann::json("tuned");
+  summary["direction"] = f.direction;
+  summary["fixed"] = {{"eta", o.eta}, {"beta", o.beta}};
+  summary["threads"] = threads;
+  summary["seed"] = f.seed;
+  summary["version"] = version();
+  if (f.measure) {
+    summary["measure"] = phase::summarize(measured);
+    summary["measure"]["trials"] = f.trials;
+    summary["measure"]["steps"] = f.steps;
+    summary["measure"]["seconds"] = measure_seconds;
+    phase::Heatmap z = h;
+    z.name = "measured";
+    z.column = "rate_z";
+    z.title = "(measured − predicted) contraction rate / SE";
+    z.cblabel = "z";
+    z.cbrange = std::pair{-5.0, 5.0};
+    z.threshold_palette = false;
+    z.diverging = true;
+    z.stability_lines_lambda_max.reset();
+    phase::write_heatmap(dir, z);
+    phase::Heatmap d = h;
+    d.name = "diverged";
+    d.column = "diverged_fraction";
+    d.title = fmt::format("fraction of trials with ‖v_t‖² > 1e12 (T = {}, R = {})", f.steps, f.trials);
+    d.cblabel = "fraction";
+    d.cbrange = std::pair{0.0, 1.0};
+    d.threshold_palette = false;
+    phase::write_heatmap(dir, d);
+  }
+  dir.write_json("summary.json", summary);
+  dir.commit();
+  if (!f.quiet) {
+    std::cout << fmt::format("{} map {}×{} in {:.3f} s{}\n", map.names[0], o.x.n, o.y.n, map.seconds,
+                             f.measure ? fmt::format("; measured in {:.1f} s", measure_seconds) : "");
+    std::cout << fmt::format("written: {}\n", dir.final_path().string());
+  }
+  return 0;
+}
+
+const RegisterCommand phase_cmd(45, "phase", [](CLI::App& app) -> Action {
+  auto f = std::make_shared<PhaseFlags>();
+  auto* c = app.add_subcommand("phase", "phase diagrams over two of eta, beta, alpha (closed form, --measure)");
+  c->add_option("--x", f->x, "x axis NAME:LO:HI:N[:log], NAME in eta|beta|alpha")->required();
+  c->add_option("--y", f->y, "y axis NAME:LO:HI:N[:log]")->required();
+  c->add_option("--metric", f->metric, "stable | ms_stable | rho_ratio | underdamped | speedup | counterexample")->required();
+  c->add_option("--spectrum", f->spec, "covariance spec, e.g. spiked:n=32,spikes=100/30/10/3,floor=0.5")->required();
+  c->add_option("--key", f->key, "raw | normalized")->capture_default_str();
+  c->add_option("--alpha", f->alpha, "step size α > 0, or tuned (per point min_α ρ)")->capture_default_str();
+  c->add_option("--direction", f->direction, "direction i (1-based) or all (worst and mean)")->capture_default_str();
+  c->add_option("--eta", f->eta, "η when eta is not an axis")->capture_default_str();
+  c->add_option("--beta", f->beta, "β when beta is not an axis")->capture_default_str();
+  c->add_flag("--measure", f->measure, "Monte-Carlo measured contraction and divergence at every point");
+  c->add_option("--trials", f->trials, "trials per point (--measure)")->capture_default_str();
+  c->add_option("--steps", f->steps, "steps per trial (--measure)")->capture_default_str();
+  c->add_option("--out", f->out, "output folder (replaced atomically)")->capture_default_str();
+  c->add_option("--seed", f->seed, "seed (spectrum basis and --measure streams)")->capture_default_str();
+  c->add_option("--threads", f->threads, "worker threads (default all cores); results do not depend on it");
+  c->add_flag("--quiet", f->quiet, "no progress or summary lines");
+  return [f] { return cmd_phase(*f); };
+});
+
+}  // namespace
+}  // namespace akm::cli

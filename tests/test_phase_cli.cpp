@@ -1,0 +1,146 @@
+// `akm phase`: bad input refused with exit 2 naming parameter and value and writing
+// nothing; outputs are complete; --measure is identical for 1 and 2 threads; the CSV
+// agrees with `akm theory --json` at grid points.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+Result run(const std::string& args) {
+  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+fs::path fresh(const std::string& name) {
+  const fs::path d = fs::path(AKM_TEST_TMP) / ("phase-" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::string kSpec = " --spectrum spiked:n=6,spikes=20/4,floor=0.5 ";
+const std::string kGood = "phase --x eta:0.05:1.5:5 --y beta:0.5:0.99:4 --metric stable" + kSpec;
+
+struct Bad {
+  std::string args, param, value;
+};
+
+class PhaseBadInput : public ::testing::TestWithParam<Bad> {};
+
+TEST_P(PhaseBadInput, Exit2NamesParamAndValueAndWritesNothing) {
+  const Bad& b = GetParam();
+  const fs::path root = fresh("bad");
+  const fs::path out = root / "map";
+  const auto r = run(b.args + " --out " + out.string() + " --quiet");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find(b.param), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(b.value), std::string::npos) << r.out;
+  EXPECT_TRUE(!fs::exists(root) || fs::is_empty(root)) << b.args;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, PhaseBadInput,
+    ::testing::Values(
+        Bad{"phase --x eta:0.05:1.5 --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x", "eta:0.05:1.5"},
+        Bad{"phase --x gamma:0.05:1.5:4 --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x name", "gamma"},
+        Bad{"phase --x eta:0.05:1.5:1 --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x N", "1"},
+        Bad{"phase --x eta:0.05:1.5:4 --y beta:0.5:1.5:4 --metric stable" + kSpec, "--y HI", "1.5"},
+        Bad{"phase --x eta:0:1.5:4:log --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x LO", "0"},
+        Bad{"phase --x eta:0.1:1.5:4 --y eta:0.5:0.9:4 --metric stable" + kSpec, "--y", "eta:0.5:0.9:4"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric fast" + kSpec, "--metric", "fast"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric underdamped" + kSpec, "--alpha", "tuned"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric rho_ratio --alpha -1" + kSpec, "--alpha", "-1"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric rho_ratio --direction 7" + kSpec, "--direction", "7"},
+        Bad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --beta 1" + kSpec, "--beta", "1"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --key cooked" + kSpec, "key", "cooked"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --spectrum iso:n=0", "n", "0"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --trials 1" + kSpec, "--trials", "1"},
+        Bad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --measure" + kSpec, "--measure", "alpha"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --threads -2" + kSpec, "--threads", "-2"}));
+
+TEST(PhaseCli, WritesCsvFiguresAndSummary) {
+  const fs::path out = fresh("good") / "map";
+  const auto r = run(kGood + "--out " + out.string() + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.out;
+  for (const char* f : {"phase.csv", "phase.gp", "summary.json"}) EXPECT_TRUE(fs::exists(out / f)) << f;
+  const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
+  EXPECT_EQ(j["points"], 20);
+  // header + 20 rows
+  const std::string csv = slurp(out / "phase.csv");
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 21);
+}
+
+// The CSV's rho_ratio columns at a grid point equal `akm theory --json` there.
+TEST(PhaseCli, AgreesWithTheoryJsonAtGridPoints) {
+  const fs::path out = fresh("theory") / "map";
+  const auto r = run("phase --x eta:0.1:0.7:3 --y beta:0.6:0.9:2 --metric rho_ratio --direction 2 --alpha 0.3 --key raw" +
+                     kSpec + "--out " + out.string() + " --quiet");
+  ASSERT_EQ(r.code, 0) << r.out;
+  std::istringstream csv(slurp(out / "phase.csv"));
+  std::string line;
+  std::getline(csv, line);
+  ASSERT_EQ(line, "x,y,eta,beta,alpha,rho_ratio,rho_ak,rho_ema");
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::vector<double> v;
+    std::stringstream ls(line);
+    for (std::string c; std::getline(ls, c, ',');) v.push_back(std::stod(c));
+    std::ostringstream a;
+    a.precision(17);
+    a << "theory --json --key raw --alpha 0.3 --eta " << v[2] << " --beta " << v[3] << kSpec;
+    const auto t = run(a.str());
+    ASSERT_EQ(t.code, 0) << t.out;
+    const auto d = nlohmann::json::parse(t.out)["directions"][1];
+    EXPECT_NEAR(v[6], d["rho_ak"].get<double>(), 1e-13) << line;
+    EXPECT_NEAR(v[7], d["rho_ema"].get<double>(), 1e-13) << line;
+    EXPECT_NEAR(v[5], d["rho_ak"].get<double>() / d["rho_ema"].get<double>(), 1e-13) << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 6);
+}
+
+// --measure: the same seed gives byte-identical CSVs with 1 and 2 threads.
+TEST(PhaseCli, MeasureIsThreadCountIndependent) {
+  const std::string base = "phase --x eta:0.05:1.2:3 --y beta:0.5:0.95:3 --metric stable --key normalized --measure "
+                           "--trials 16 --steps 60 --quiet" + kSpec;
+  const fs::path a = fresh("t1") / "map", b = fresh("t2") / "map";
+  ASSERT_EQ(run(base + "--seed 5 --threads 1 --out " + a.string()).code, 0);
+  ASSERT_EQ(run(base + "--seed 5 --threads 2 --out " + b.string()).code, 0);
+  const std::string ca = slurp(a / "phase.csv");
+  EXPECT_NE(ca.find("measured_rate"), std::string::npos);
+  EXPECT_EQ(ca, slurp(b / "phase.csv"));
+  const fs::path c = fresh("t3") / "map";
+  const auto r = run(base + "--threads 1 --seed 6 --out " + c.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(ca, slurp(c / "phase.csv"));  // the seed matters
+}
+
+}  // namespace
