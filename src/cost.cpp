@@ -10,6 +10,10 @@ double norm_flops(double n, double N) { return N * (2 * n + 1 + 1 + n); }  // [l
 double gram_shared_flops(double n, double N) { return 2 * n * n * N; }
 double gram_layer_flops(double m, double n) { return 2 * m * n * n; }
 double through_n_flops(double m, double n, double N) { return 2 * m * n * N + 2 * m * n * N; }
+rules::Order cheaper_order(double m, double n, double N) {
+  return gram_shared_flops(n, N) + gram_layer_flops(m, n) < through_n_flops(m, n, N) ? rules::Order::gram
+                                                                                     : rules::Order::through_n;
+}
 double baseline_layer_flops(double m, double n, double N) { return 6 * m * n * N; }
 
 std::vector<Layer> transformer_block(double d, double d_ffn) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "akm/cost.hpp"
 #include "akm/errors.hpp"
 #include "akm/rules.hpp"
 
@@ -44,14 +45,19 @@ struct Trainer::Layer {
       M = beta * M + (1.0 - beta) * g;  // [eq:ema-update]
       W -= lr * M;
     } else if (kind == "ak-sgd") {
-      const auto order = rules::dispatch(static_cast<int>(W.cols()), static_cast<int>(W.rows()));
-      rules::deployed(M, Delta, rules::normalize_rows(X), beta, eta, order);  // [eq:deployed]
+      rules::deployed(M, Delta, rules::normalize_rows(X), beta, eta, order(W, X));  // [eq:deployed]
       W -= lr * M;
     } else if (kind == "adamw") {
       adam->step_batch(W, Delta, X);
     } else {
-      akadam->step_batch(W, Delta, X);  // dispatch inside [eq:dispatch]
+      akadam->step_batch(W, Delta, X, order(W, X));
     }
+  }
+  // Both orders give the same numbers (T15); only the time differs. eq:dispatch compares
+  // the leading terms, valid for N ≫ m; a small online batch needs the per-layer 2mn²
+  // term too, so the trainer dispatches on the full counts (cost::cheaper_order).
+  static rules::Order order(const Mat& W, const Mat& X) {
+    return cost::cheaper_order(double(W.rows()), double(W.cols()), double(X.rows()));
   }
   const Mat& buffer() const {
     if (adam) return adam->m;

@@ -20,6 +20,10 @@ double gram_shared_flops(double n, double N);
 double gram_layer_flops(double m, double n);
 /// Through-N order: (MX̂ᵀ)X̂ at 4mnN [sec:dispatch]; also the batched read/write lower bound.
 double through_n_flops(double m, double n, double N);
+/// The cheaper order of one layer's correction on the full single-layer counts
+/// (Gram 2n²N + 2mn², no sharing, vs through-N 4mnN): Gram iff n(N + m) < 2mN. As N → ∞
+/// this is eq:dispatch (n < 2m); at small batches (N ≲ m) the per-layer 2mn² term decides.
+rules::Order cheaper_order(double m, double n, double N);
 /// Baseline forward + backward of one linear layer, 6mnN [eq:baseline-layer].
 double baseline_layer_flops(double m, double n, double N);
 

@@ -6,7 +6,8 @@
 //   adamw     AdamW on G (akm::AdamW)
 //   ak-adamw  AdamW with the deployed AK buffer as first moment (akm::AkAdamW)
 // with G = ΔᵀX/N, Ĝ = ΔᵀX̂/N, Σ̂_B = X̂ᵀX̂/N from each layer's hooks (X_l, Δ_l), the
-// correction contracted in the order of [eq:dispatch], and the per-layer rate α_l = lr ×
+// correction contracted in the cheaper order on the full counts (cost::cheaper_order, the
+// finite-N form of [eq:dispatch]), and the per-layer rate α_l = lr ×
 // the μP multiplier of the optimizer's family [cor:mup-base-lr]. The AK rules are applied
 // to every linear layer of the model.
 #pragma once
