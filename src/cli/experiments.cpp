@@ -10,6 +10,7 @@
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
 #include "command.hpp"
+#include "notebooks_step.hpp"
 
 namespace akm::cli {
 namespace {
@@ -71,12 +72,18 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Action {
 
 const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Action {
   auto flags = std::make_shared<CommonRunFlags>();
-  auto* rep = app.add_subcommand("reproduce", "run every experiment, figures and the report");
+  auto* rep = app.add_subcommand("reproduce", "run every experiment, figures, notebooks and the report");
   add_run_flags(rep, *flags);
-  return [flags] {
+  auto notebooks = std::make_shared<std::string>();
+  add_notebook_flag(rep, *notebooks);
+  return [flags, notebooks] {
     std::vector<const ExperimentEntry*> all;
     for (const auto& e : Registry::instance().all()) all.push_back(&e);
-    return run_many(all, to_options(*flags));
+    const auto opts = to_options(*flags);
+    const auto nb_dir = notebook_dir(opts, *notebooks);  // validated before any work
+    const int rc = run_many(all, opts);
+    export_notebooks_and_report(opts, nb_dir);
+    return rc;
   };
 });
 
