@@ -258,7 +258,9 @@ nlohmann::json experiment_notebook(const fs::path& exp_dir, const std::string& r
 }
 
 fs::path default_notebook_dir(const fs::path& results_root) {
-  return fs::absolute(results_root).lexically_normal().parent_path() / "notebooks_export";
+  fs::path p = fs::absolute(results_root).lexically_normal();
+  if (p.filename().empty()) p = p.parent_path();  // "results/" names the folder results
+  return p.parent_path() / "notebooks_export";
 }
 
 std::vector<fs::path> export_notebooks(const fs::path& results_root, const fs::path& out) {
