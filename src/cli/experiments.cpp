@@ -11,15 +11,17 @@
 #include "akm/report.hpp"
 #include "command.hpp"
 #include "notebooks_step.hpp"
+#include "akm/progress.hpp"
 
 namespace akm::cli {
 namespace {
 
 int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts) {
   bool all = true;
+  RunProgress progress(list.size(), opts.progress);
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
-    if (opts.progress) std::fprintf(stderr, "[%zu/%zu] %s %s\n", k + 1, list.size(), e.info.id.c_str(), e.info.title.c_str());
+    progress.begin(k, e.info.id, e.info.title);
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = run_experiment(e, opts);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
