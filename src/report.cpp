@@ -585,8 +585,8 @@ table { border-collapse: collapse; margin: 1em 0; }
 th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; text-align: left; }
 th { background: #f0f0f0; }
 td.num { text-align: right; font-family: ui-monospace, monospace; }
-td.figs { min-width: 460px; }
-td.figs img { margin: 2px; border: 1px solid #ddd; }
+td.figs { min-width: 340px; }
+td.figs img { margin: 2px; border: 1px solid #ddd; width: 160px; height: auto; }
 .pass { color: #1a7f37; font-weight: bold; }
 .fail { color: #c62828; font-weight: bold; }
 table.checks tr.bad td { background: #fde0e0; }
