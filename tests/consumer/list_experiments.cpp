@@ -2,7 +2,7 @@
 // themselves, so a program can list and run them through akm::Registry.
 #include <cstdio>
 
-#include <akm/experiment.hpp>
+#include <akm/akm.hpp>  // the umbrella header must compile from the installed tree
 
 int main() {
   const auto& all = akm::Registry::instance().all();
