@@ -7,6 +7,7 @@ apt-get available); exits 77 (skipped) with a clear message only if that is impo
 
 usage: report_browser.py RESULTS_DIR SCREENSHOT.png
 """
+import json
 import os
 import shutil
 import subprocess
@@ -71,15 +72,17 @@ flags = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--virtual-time-budget=20000"]
 errors = []
-with tempfile.TemporaryDirectory() as profile:
-    common = [browser, *flags, f"--user-data-dir={profile}"]
-    dom = subprocess.run([*common, "--dump-dom", probe.as_uri()], capture_output=True, text=True, timeout=300)
-    shot.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([*common, f"--screenshot={shot}", "--window-size=1400,1800", index.as_uri()],
-                   capture_output=True, text=True, timeout=300)
-probe.unlink()
+try:
+    with tempfile.TemporaryDirectory() as profile:  # a fresh profile: no state from earlier runs
+        common = [browser, *flags, f"--user-data-dir={profile}"]
+        dom = subprocess.run([*common, "--dump-dom", probe.as_uri()], capture_output=True, text=True,
+                             timeout=300)
+        shot.parent.mkdir(parents=True, exist_ok=True)
+        subprocess.run([*common, f"--screenshot={shot}", "--window-size=1400,1800", index.as_uri()],
+                       capture_output=True, text=True, timeout=300)
+finally:
+    probe.unlink()  # never leave the probe in the results folder
 
-import json
 marker = dom.stdout.split('<pre id="akm-probe">')
 if len(marker) < 2:
     print(dom.stderr[-3000:])
