@@ -71,7 +71,9 @@ void require_writable_dir(const std::filesystem::path& root, const std::string& 
 bool gnuplot_available();
 
 /// Gathers root/*/summary.json into root/summary.json and root/index.html (atomic writes).
-void write_report(const std::filesystem::path& root);
+/// Each experiment links its notebook <notebooks>/<ID>.ipynb when that file exists
+/// (`notebooks` empty: notebooks_export/ next to root, see akm/notebook.hpp).
+void write_report(const std::filesystem::path& root, const std::filesystem::path& notebooks = {});
 
 /// Writes `content` to `path` through a temporary file and rename.
 void write_file_atomic(const std::filesystem::path& path, const std::string& content);

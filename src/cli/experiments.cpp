@@ -10,15 +10,18 @@
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
 #include "command.hpp"
+#include "notebooks_step.hpp"
+#include "akm/progress.hpp"
 
 namespace akm::cli {
 namespace {
 
 int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts) {
   bool all = true;
+  RunProgress progress(list.size(), opts.progress);
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
-    if (opts.progress) std::fprintf(stderr, "[%zu/%zu] %s %s\n", k + 1, list.size(), e.info.id.c_str(), e.info.title.c_str());
+    progress.begin(k, e.info.id, e.info.title);
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = run_experiment(e, opts);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -71,12 +74,18 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Action {
 
 const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Action {
   auto flags = std::make_shared<CommonRunFlags>();
-  auto* rep = app.add_subcommand("reproduce", "run every experiment, figures and the report");
+  auto* rep = app.add_subcommand("reproduce", "run every experiment, figures, notebooks and the report");
   add_run_flags(rep, *flags);
-  return [flags] {
+  auto notebooks = std::make_shared<std::string>();
+  add_notebook_flag(rep, *notebooks);
+  return [flags, notebooks] {
     std::vector<const ExperimentEntry*> all;
     for (const auto& e : Registry::instance().all()) all.push_back(&e);
-    return run_many(all, to_options(*flags));
+    const auto opts = to_options(*flags);
+    const auto nb_dir = notebook_dir(opts, *notebooks);  // validated before any work
+    const int rc = run_many(all, opts);
+    export_notebooks_and_report(opts, nb_dir);
+    return rc;
   };
 });
 

@@ -1,0 +1,39 @@
+// akm export-notebooks [--results DIR] [--out DIR] — one Jupyter notebook per experiment.
+#include <iostream>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "akm/notebook.hpp"
+#include "akm/report.hpp"
+#include "command.hpp"
+
+namespace akm::cli {
+namespace {
+
+struct ExportFlags {
+  std::string results = "results";
+  std::string out;  // empty: notebooks_export/ next to the results folder
+};
+
+const RegisterCommand export_cmd(40, "export-notebooks", [](CLI::App& app) -> Action {
+  auto f = std::make_shared<ExportFlags>();
+  auto* cmd = app.add_subcommand(
+      "export-notebooks",
+      "write one Jupyter notebook per experiment (claim, verdicts, pandas + matplotlib redraw)");
+  cmd->add_option("--results", f->results, "results folder to read")->capture_default_str();
+  cmd->add_option("--out", f->out, "notebook folder (default: notebooks_export/ next to --results)");
+  return [f] {
+    const std::filesystem::path out =
+        f->out.empty() ? default_notebook_dir(f->results) : std::filesystem::path(f->out);
+    const auto files = export_notebooks(f->results, out);
+    // The report links each experiment to its notebook.
+    write_report(f->results, out);
+    for (const auto& p : files) std::cout << p.string() << "\n";
+    std::cout << fmt::format("{} notebooks in {}\n", files.size(), out.string());
+    return 0;
+  };
+});
+
+}  // namespace
+}  // namespace akm::cli

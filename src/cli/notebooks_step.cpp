@@ -1,0 +1,31 @@
+// The notebook step of `akm reproduce` (see notebooks_step.hpp).
+#include "notebooks_step.hpp"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "akm/notebook.hpp"
+#include "akm/report.hpp"
+
+namespace akm::cli {
+
+void add_notebook_flag(CLI::App* cmd, std::string& dir) {
+  cmd->add_option("--notebooks", dir,
+                  "folder for the Jupyter notebooks (default: notebooks_export/ next to --out)");
+}
+
+std::filesystem::path notebook_dir(const RunOptions& opts, const std::string& flag) {
+  const std::filesystem::path dir =
+      flag.empty() ? default_notebook_dir(opts.out_root) : std::filesystem::path(flag);
+  require_writable_dir(dir, "--notebooks");
+  return dir;
+}
+
+void export_notebooks_and_report(const RunOptions& opts, const std::filesystem::path& dir) {
+  const auto files = export_notebooks(opts.out_root, dir);
+  write_report(opts.out_root, dir);
+  std::cout << fmt::format("notebooks: {} in {}\n", files.size(), dir.string());
+}
+
+}  // namespace akm::cli
