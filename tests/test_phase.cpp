@@ -151,6 +151,21 @@ TEST(PhaseMs, SecularEquationMatchesEigensolver) {
     }
 }
 
+TEST(PhaseMs, LumpedNormalizedRadiusMatchesFullEigensolver) {
+  for (const char* spec : {"spiked:n=12,spikes=30/3/3,floor=0.2", "list:5/5/1/1/1/0.5", "power:n=6,exp=1"}) {
+    const Vec lam = parse_spectrum(spec).lambda;
+    const KeyMoments km = gaussian_key_moments(lam, true);
+    const auto groups = equal_groups(lam);
+    for (double eta : {0.01, 0.5, 2.0, 4.0})
+      for (double beta : {0.0, 0.5, 0.95}) {
+        const double full = ms_radius(ms_matrix_normalized(km.lambda_hat, km.fourth, beta, eta));
+        EXPECT_NEAR(ms_radius_normalized(km.lambda_hat, km.fourth, groups, beta, eta), full, 1e-12 * std::max(1.0, full))
+            << spec << " " << eta << " " << beta;
+      }
+  }
+  EXPECT_EQ(equal_groups(parse_spectrum("list:5/5/1/1/1/0.5").lambda).size(), 3u);
+}
+
 TEST(PhaseMs, LimitingCases) {
   // η → 0: S = β²I. n = 1 raw: S = E[(β − ηλz²)²] = β² − 2βηλ + 3η²λ². n = 1 normalized:
   // x̂² = 1, so S = (β − η)² exactly.
