@@ -262,7 +262,7 @@ AKM_EXPERIMENT(E1, "mean-square", "Mean-square stability: second-moment map s' =
                "E[(v u_i)²] evolves by S = diag((β−ηλ_i)²+η²λ_i²)+η²λλᵀ (raw), β²I−2βη diag(λ̂)+η²Q "
                "(normalized); ms-stable iff ρ(S) < 1") {
   const bool q = ctx.opts.quick;
-  const int G = q ? 60 : 200;
+  const int G = q ? 60 : 100;  // 100×100 keeps results/ small; `akm phase` draws any size
   nlohmann::json findings;
 
   // A. Closed-form phase maps on the core spiked spectrum (n = 32).

@@ -181,7 +181,7 @@ void validate(const Options& o, int n) {
 }
 
 Model make_model(const Spectrum& s, bool with_fourth) {
-  Model m{s, gaussian_key_moments(s.lambda, with_fourth), with_fourth};
+  Model m{s, gaussian_key_moments(s.lambda, with_fourth), with_fourth, equal_groups(s.lambda)};
   return m;
 }
 
@@ -235,7 +235,7 @@ std::vector<double> evaluate(const Options& o, const Model& model, double eta, d
         r = ms_radius_raw(km.lambda, beta, eta);
       } else {
         if (!model.has_fourth) throw std::logic_error("phase: ms_stable needs Q (make_model with_fourth)");
-        r = ms_radius(ms_matrix_normalized(km.lambda_hat, km.fourth, beta, eta));
+        r = ms_radius_normalized(km.lambda_hat, km.fourth, model.groups, beta, eta);
       }
       return {r, r < 1.0 ? 1.0 : 0.0, worst};
     }
@@ -351,6 +351,37 @@ Mat ms_matrix_normalized(const Vec& lambda_hat, const Mat& Q, double beta, doubl
   Mat S = (eta * eta) * Q;
   for (Eigen::Index i = 0; i < lambda_hat.size(); ++i) S(i, i) += beta * beta - 2.0 * beta * eta * lambda_hat[i];
   return S;
+}
+
+std::vector<std::vector<int>> equal_groups(const Vec& lambda) {
+  std::vector<std::vector<int>> g;
+  for (int i = 0; i < static_cast<int>(lambda.size()); ++i) {
+    auto it = std::find_if(g.begin(), g.end(), [&](const auto& grp) { return lambda[grp[0]] == lambda[i]; });
+    if (it == g.end()) g.push_back({i});
+    else it->push_back(i);
+  }
+  return g;
+}
+
+double ms_radius_normalized(const Vec& lambda_hat, const Mat& Q, const std::vector<std::vector<int>>& groups,
+                            double beta, double eta) {
+  const auto S = [&](int i, int j) {
+    return eta * eta * Q(i, j) + (i == j ? beta * beta - 2.0 * beta * eta * lambda_hat[i] : 0.0);
+  };
+  const int k = static_cast<int>(groups.size());
+  if (!(eta > 0.0) || k == lambda_hat.size()) return ms_radius(ms_matrix_normalized(lambda_hat, Q, beta, eta));
+  Mat L(k, k);
+  for (int a = 0; a < k; ++a)
+    for (int b = 0; b < k; ++b) {
+      const auto& G = groups[a];
+      const auto& H = groups[b];
+      if (a == b)
+        L(a, a) = S(G[0], G[0]) + (G.size() > 1 ? (G.size() - 1.0) * S(G[0], G[1]) : 0.0);
+      else
+        L(a, b) = std::sqrt(static_cast<double>(G.size()) * H.size()) * S(G[0], H[0]);
+    }
+  Eigen::SelfAdjointEigenSolver<Mat> es(L, Eigen::EigenvaluesOnly);
+  return es.eigenvalues().maxCoeff();  // the Perron root (S > 0 entrywise)
 }
 
 double ms_radius(const Mat& S) {

@@ -151,6 +151,21 @@ TEST(PhaseMs, SecularEquationMatchesEigensolver) {
     }
 }
 
+TEST(PhaseMs, LumpedNormalizedRadiusMatchesFullEigensolver) {
+  for (const char* spec : {"spiked:n=12,spikes=30/3/3,floor=0.2", "list:5/5/1/1/1/0.5", "power:n=6,exp=1"}) {
+    const Vec lam = parse_spectrum(spec).lambda;
+    const KeyMoments km = gaussian_key_moments(lam, true);
+    const auto groups = equal_groups(lam);
+    for (double eta : {0.01, 0.5, 2.0, 4.0})
+      for (double beta : {0.0, 0.5, 0.95}) {
+        const double full = ms_radius(ms_matrix_normalized(km.lambda_hat, km.fourth, beta, eta));
+        EXPECT_NEAR(ms_radius_normalized(km.lambda_hat, km.fourth, groups, beta, eta), full, 1e-12 * std::max(1.0, full))
+            << spec << " " << eta << " " << beta;
+      }
+  }
+  EXPECT_EQ(equal_groups(parse_spectrum("list:5/5/1/1/1/0.5").lambda).size(), 3u);
+}
+
 TEST(PhaseMs, LimitingCases) {
   // η → 0: S = β²I. n = 1 raw: S = E[(β − ηλz²)²] = β² − 2βηλ + 3η²λ². n = 1 normalized:
   // x̂² = 1, so S = (β − η)² exactly.
@@ -200,6 +215,58 @@ TEST(PhaseMs, OneStepMatchesMonteCarlo) {
       EXPECT_NEAR(m, pred[i], 6 * se) << to_string(key) << " i=" << i;
     }
   }
+}
+
+}  // namespace
+
+// The measured inner loop (phase_measure.hpp) against a plain reference built from the
+// kernels of akm/kernels.hpp, on the same key stream, both keys, iid and AR(1).
+#include "akm/kernels.hpp"
+#include "akm/phase_measure.hpp"
+
+namespace {
+
+TEST(PhaseMeasure, InnerLoopMatchesReferenceKernels) {
+  const Vec lam = akm::parse_spectrum("list:4/1/0.5/0.25").lambda;
+  const Vec sq = lam.cwiseSqrt();
+  const int n = 4, T = 300, lag = 17, dir = 2;
+  for (akm::Key key : {akm::Key::raw, akm::Key::normalized})
+    for (double rho : {0.0, 0.9}) {
+      akm::phase::MeasureOptions o;
+      o.key = key;
+      o.steps = T;
+      o.ar_rho = rho;
+      const double beta = 0.9, eta = key == akm::Key::raw ? 0.3 : 1.2;
+      akm::Stream a(11, 3);
+      const auto got = akm::phase::measure_trial(sq, o, beta, eta, dir, lag, a);
+
+      akm::Stream b(11, 3);
+      akm::Mat V = akm::Mat::Constant(1, n, 0.5);  // (1,…,1)/√n with n = 4
+      akm::Vec x(n), z(n), k(n), r(1);
+      akm::kern::gaussian_key(b, sq, x);
+      double proj = 0, log_scale = 0;
+      for (int t = 1; t <= T; ++t) {
+        if (t > 1) {
+          akm::kern::gaussian_key(b, sq, z);
+          x = rho * x + std::sqrt(1 - rho * rho) * z;
+        }
+        akm::kern::key_for(key, x, k);
+        akm::kern::transport_step(V, k, beta, eta, r);
+        if (t == lag) proj = V(0, dir) * std::exp(log_scale) / 0.5;
+        const double nv = V.norm();  // keep the reference in range too
+        V /= nv;
+        log_scale += std::log(nv);
+      }
+      EXPECT_NEAR(got.projection, proj, 1e-10 * std::max(1.0, std::abs(proj)));
+      EXPECT_NEAR(got.log_growth, 2 * log_scale, 1e-9 * std::max(1.0, std::abs(log_scale)));
+    }
+}
+
+TEST(PhaseMeasure, ChooseLag) {
+  EXPECT_EQ(akm::phase::choose_lag(std::exp(-0.1), 1000), 20);
+  EXPECT_EQ(akm::phase::choose_lag(0.0, 1000), 1);
+  EXPECT_EQ(akm::phase::choose_lag(1.5, 1000), 10);
+  EXPECT_EQ(akm::phase::choose_lag(0.9999, 100), 100);
 }
 
 }  // namespace

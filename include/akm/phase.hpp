@@ -58,6 +58,8 @@ struct Model {
   Spectrum spectrum;
   KeyMoments moments;
   bool has_fourth = false;
+  /// Directions with equal λ_i, as index lists (exchangeable: used to lump S exactly).
+  std::vector<std::vector<int>> groups;
 };
 Model make_model(const Spectrum& s, bool with_fourth);
 
@@ -91,6 +93,15 @@ std::vector<double> evaluate(const Options& o, const Model& model, double eta, d
 Mat ms_matrix_raw(const Vec& lambda, double beta, double eta);
 /// Normalized Gaussian key: S = β²I − 2βη diag(λ̂) + η²Q, Q_ij = E[x̂_i²x̂_j²].
 Mat ms_matrix_normalized(const Vec& lambda_hat, const Mat& Q, double beta, double eta);
+/// ρ(S) for the normalized key by lumping directions with equal λ_i (fast path of
+/// ms_radius(ms_matrix_normalized(...)); tests hold them together). For η > 0 S is entrywise
+/// positive, its Perron vector is unique and so constant on each group of exchangeable
+/// directions: ρ(S) is the largest eigenvalue of the group-lumped matrix, symmetrized as
+/// L_GH = √(|G||H|) S_gh (G ≠ H), L_GG = S_gg + (|G|−1) S_gg'.
+double ms_radius_normalized(const Vec& lambda_hat, const Mat& Q, const std::vector<std::vector<int>>& groups,
+                            double beta, double eta);
+/// Index groups of equal values (in order of first appearance).
+std::vector<std::vector<int>> equal_groups(const Vec& lambda);
 /// Spectral radius of S (S is symmetric and entrywise ≥ 0 in both cases).
 double ms_radius(const Mat& S);
 /// Raw-key radius by the secular equation of diagonal + rank one (fast path of
