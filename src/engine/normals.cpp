@@ -1,0 +1,272 @@
+// normals — batched Philox4x32-10 + Box–Muller with the streams of akm::Stream.
+//
+// akm::Stream draws a normal pair from one Philox block: uniform u₁ from words {0,1},
+// u₂ from words {2,3} (k = bits>>11, u = k·2⁻⁵³), then r = √(−2 log u₁), θ = 2πu₂ and
+// returns r cos θ, then r sin θ. So when the stream is "aligned" (no spare cached, no half
+// block pending), normal pair i of a batch comes from block ctr+i and the blocks can be
+// computed independently — 16 at a time in vector registers. A uniform with k = 0 (prob.
+// 2⁻⁵³) makes akm::Stream redraw, shifting all later words; a batch that meets one is
+// recomputed on the scalar path, which copies akm::Stream exactly.
+#include <immintrin.h>
+
+#include <chrono>
+#include <cmath>
+#include <numbers>
+#include <vector>
+
+#include <Random123/philox.h>
+
+#include "akm/engine/engine.hpp"
+
+#if defined(AKM_HAVE_MVEC) && defined(__AVX512F__)
+extern "C" {
+__m512d _ZGVeN8v_log(__m512d);
+__m512d _ZGVeN8v_sin(__m512d);
+__m512d _ZGVeN8v_cos(__m512d);
+__m512 _ZGVeN16v_logf(__m512);
+__m512 _ZGVeN16v_sinf(__m512);
+__m512 _ZGVeN16v_cosf(__m512);
+}
+#define AKM_MVEC512 1
+#elif defined(AKM_HAVE_MVEC) && defined(__AVX2__)
+extern "C" {
+__m256d _ZGVdN4v_log(__m256d);
+__m256d _ZGVdN4v_sin(__m256d);
+__m256d _ZGVdN4v_cos(__m256d);
+__m256 _ZGVdN8v_logf(__m256);
+__m256 _ZGVdN8v_sinf(__m256);
+__m256 _ZGVdN8v_cosf(__m256);
+}
+#define AKM_MVEC256 1
+#endif
+
+namespace akm::engine {
+
+const char* to_string(Precision p) { return p == Precision::f64 ? "double" : "float"; }
+
+namespace {
+
+bool g_force_scalar = false;
+constexpr int kLanes = 16;  // Philox blocks per vector batch
+constexpr double kUlp53 = 1.0 / 9007199254740992.0;
+constexpr double kTwoPi = 2.0 * std::numbers::pi;
+
+// Philox4x32-10 on kLanes consecutive counters (ctr0 + lane), the rest of the counter and
+// the key shared: written lane-wise so the compiler keeps each round in vector registers.
+void philox_lanes(std::uint32_t ctr0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3,
+                  std::uint32_t k0, std::uint32_t k1, std::uint64_t* w01, std::uint64_t* w23) {
+  alignas(64) std::uint32_t x0[kLanes], x1[kLanes], x2[kLanes], x3[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    x0[l] = ctr0 + std::uint32_t(l);
+    x1[l] = c1;
+    x2[l] = c2;
+    x3[l] = c3;
+  }
+  for (int round = 0; round < 10; ++round) {
+    for (int l = 0; l < kLanes; ++l) {
+      const std::uint64_t p0 = std::uint64_t(0xD2511F53u) * x0[l];
+      const std::uint64_t p1 = std::uint64_t(0xCD9E8D57u) * x2[l];
+      const std::uint32_t y0 = std::uint32_t(p1 >> 32) ^ x1[l] ^ k0;
+      const std::uint32_t y1 = std::uint32_t(p1);
+      const std::uint32_t y2 = std::uint32_t(p0 >> 32) ^ x3[l] ^ k1;
+      const std::uint32_t y3 = std::uint32_t(p0);
+      x0[l] = y0;
+      x1[l] = y1;
+      x2[l] = y2;
+      x3[l] = y3;
+    }
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+  for (int l = 0; l < kLanes; ++l) {
+    w01[l] = ((std::uint64_t(x0[l]) << 32) | x1[l]) >> 11;
+    w23[l] = ((std::uint64_t(x2[l]) << 32) | x3[l]) >> 11;
+  }
+}
+
+// r = √(−2 log u₁), θ = 2πu₂; out[2i] = r cos θ, out[2i+1] = r sin θ, for kLanes pairs.
+void box_muller(const double* u1, const double* u2, double* out) {
+  alignas(64) double c[kLanes], s[kLanes], r[kLanes];
+#if defined(AKM_MVEC512)
+  for (int l = 0; l < kLanes; l += 8) {
+    const __m512d lg = _ZGVeN8v_log(_mm512_loadu_pd(u1 + l));
+    _mm512_store_pd(r + l, _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), lg)));
+    const __m512d th = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), _mm512_loadu_pd(u2 + l));
+    _mm512_store_pd(c + l, _ZGVeN8v_cos(th));
+    _mm512_store_pd(s + l, _ZGVeN8v_sin(th));
+  }
+#elif defined(AKM_MVEC256)
+  for (int l = 0; l < kLanes; l += 4) {
+    const __m256d lg = _ZGVdN4v_log(_mm256_loadu_pd(u1 + l));
+    _mm256_store_pd(r + l, _mm256_sqrt_pd(_mm256_mul_pd(_mm256_set1_pd(-2.0), lg)));
+    const __m256d th = _mm256_mul_pd(_mm256_set1_pd(kTwoPi), _mm256_loadu_pd(u2 + l));
+    _mm256_store_pd(c + l, _ZGVdN4v_cos(th));
+    _mm256_store_pd(s + l, _ZGVdN4v_sin(th));
+  }
+#else
+  for (int l = 0; l < kLanes; ++l) {
+    r[l] = std::sqrt(-2.0 * std::log(u1[l]));
+    const double th = kTwoPi * u2[l];
+    c[l] = std::cos(th);
+    s[l] = std::sin(th);
+  }
+#endif
+  for (int l = 0; l < kLanes; ++l) {
+    out[2 * l] = r[l] * c[l];
+    out[2 * l + 1] = r[l] * s[l];
+  }
+}
+
+// Float transform of the same uniforms, rounded to float first.
+void box_muller(const double* u1, const double* u2, float* out) {
+  alignas(64) float a[kLanes], b[kLanes], c[kLanes], s[kLanes], r[kLanes];
+  for (int l = 0; l < kLanes; ++l) {
+    a[l] = float(u1[l]);
+    b[l] = float(u2[l]);
+  }
+#if defined(AKM_MVEC512)
+  const __m512 lg = _ZGVeN16v_logf(_mm512_load_ps(a));
+  _mm512_store_ps(r, _mm512_sqrt_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), lg)));
+  const __m512 th = _mm512_mul_ps(_mm512_set1_ps(float(kTwoPi)), _mm512_load_ps(b));
+  _mm512_store_ps(c, _ZGVeN16v_cosf(th));
+  _mm512_store_ps(s, _ZGVeN16v_sinf(th));
+#elif defined(AKM_MVEC256)
+  for (int l = 0; l < kLanes; l += 8) {
+    const __m256 lg = _ZGVdN8v_logf(_mm256_load_ps(a + l));
+    _mm256_store_ps(r + l, _mm256_sqrt_ps(_mm256_mul_ps(_mm256_set1_ps(-2.0f), lg)));
+    const __m256 th = _mm256_mul_ps(_mm256_set1_ps(float(kTwoPi)), _mm256_load_ps(b + l));
+    _mm256_store_ps(c + l, _ZGVdN8v_cosf(th));
+    _mm256_store_ps(s + l, _ZGVdN8v_sinf(th));
+  }
+#else
+  for (int l = 0; l < kLanes; ++l) {
+    r[l] = std::sqrt(-2.0f * std::log(a[l]));
+    const float th = float(kTwoPi) * b[l];
+    c[l] = std::cos(th);
+    s[l] = std::sin(th);
+  }
+#endif
+  for (int l = 0; l < kLanes; ++l) {
+    out[2 * l] = r[l] * c[l];
+    out[2 * l + 1] = r[l] * s[l];
+  }
+}
+
+// One vector batch of kLanes pairs from blocks ctr0..ctr0+kLanes−1; false if some k = 0.
+template <class T>
+bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, T* out) {
+  alignas(64) std::uint64_t k1[kLanes], k2[kLanes];
+  philox_lanes(ctr0, ctr[1], ctr[2], ctr[3], key[0], key[1], k1, k2);
+  alignas(64) double u1[kLanes], u2[kLanes];
+  bool zero = false;
+  for (int l = 0; l < kLanes; ++l) {
+    zero |= (k1[l] == 0) | (k2[l] == 0);
+    u1[l] = double(k1[l]) * kUlp53;
+    u2[l] = double(k2[l]) * kUlp53;
+  }
+  if (zero) return false;
+  box_muller(u1, u2, out);
+  return true;
+}
+
+}  // namespace
+
+void NormalStream::set_force_scalar(bool on) { g_force_scalar = on; }
+
+NormalStream::NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose) {
+  key_[0] = std::uint32_t(seed);
+  key_[1] = std::uint32_t(seed >> 32);
+  ctr_[0] = 0;
+  ctr_[1] = std::uint32_t(purpose);
+  ctr_[2] = std::uint32_t(trial);
+  ctr_[3] = std::uint32_t(trial >> 32);
+}
+
+// The scalar path: line for line akm::Stream (src/random.cpp).
+std::uint64_t NormalStream::bits() {
+  if (next_word_ > 2) {
+    r123::Philox4x32 gen;
+    const r123::Philox4x32::ctr_type c = {{ctr_[0], ctr_[1], ctr_[2], ctr_[3]}};
+    const r123::Philox4x32::key_type k = {{key_[0], key_[1]}};
+    const auto o = gen(c, k);
+    for (int i = 0; i < 4; ++i) out_[i] = o[i];
+    ++ctr_[0];
+    next_word_ = 0;
+  }
+  const std::uint64_t hi = out_[next_word_], lo = out_[next_word_ + 1];
+  next_word_ += 2;
+  return (hi << 32) | lo;
+}
+
+double NormalStream::uniform() {
+  for (;;) {
+    const std::uint64_t k = bits() >> 11;
+    if (k != 0) return double(k) * kUlp53;
+  }
+}
+
+double NormalStream::normal() {
+  if (has_spare_) {
+    has_spare_ = false;
+    return spare_;
+  }
+  const double r = std::sqrt(-2.0 * std::log(uniform()));
+  const double theta = kTwoPi * uniform();
+  spare_ = r * std::sin(theta);
+  has_spare_ = true;
+  return r * std::cos(theta);
+}
+
+namespace {
+template <class T>
+void fill_impl(NormalStream& self, bool aligned, bool force, std::uint32_t* ctr,
+               const std::uint32_t* key, T* out, int count, double (NormalStream::*scalar)()) {
+  int done = 0;
+  if (aligned && !force) {
+    alignas(64) T buf[2 * kLanes];
+    while (done < count) {
+      if (!fast_pairs(ctr[0], ctr, key, buf)) break;  // k = 0 somewhere: scalar from here
+      const int take = std::min(2 * kLanes, count - done);
+      for (int i = 0; i < take; ++i) out[done + i] = buf[i];
+      done += take;
+      ctr[0] += std::uint32_t(take / 2);  // only the blocks actually consumed
+    }
+  }
+  for (; done < count; ++done) out[done] = T((self.*scalar)());
+}
+}  // namespace
+
+void NormalStream::fill(double* out, int count) {
+  fill_impl(*this, aligned(), g_force_scalar || (count % 2) != 0, ctr_, key_, out, count,
+            &NormalStream::normal);
+}
+void NormalStream::fill(float* out, int count) {
+  fill_impl(*this, aligned(), g_force_scalar || (count % 2) != 0, ctr_, key_, out, count,
+            &NormalStream::normal);
+}
+
+double normal_throughput(Precision p, double seconds) {
+  NormalStream s(12345, 0, Purpose::keys);
+  std::vector<double> d(4096);
+  std::vector<float> f(4096);
+  long long n = 0;
+  const auto t0 = std::chrono::steady_clock::now();
+  double el = 0.0;
+  volatile double sink = 0.0;
+  do {
+    for (int rep = 0; rep < 16; ++rep) {
+      if (p == Precision::f64) {
+        s.fill(d.data(), 4096);
+        sink = sink + d[17];
+      } else {
+        s.fill(f.data(), 4096);
+        sink = sink + f[17];
+      }
+      n += 4096;
+    }
+    el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  } while (el < seconds);
+  return double(n) / el;
+}
+
+}  // namespace akm::engine
