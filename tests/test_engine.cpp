@@ -123,6 +123,17 @@ TEST(Engine, W2MatchesReference) {
   EXPECT_LE(max_rel_diff(ref, f, 0, w.n_obs()), tol32);
 }
 
+TEST(Engine, W2GenericRowCountMatchesReference) {
+  wl::W2 w;  // m ≠ 8 takes the generic (run-time m) path
+  w.m = 5;
+  w.n = 32;
+  w.trials = 3;
+  w.steps = 60;
+  const auto ref = wl::w2_reference(w, 4, 1);
+  const auto d = engine::w2(w, 4, 2, Precision::f64);
+  EXPECT_LE(max_rel_diff(ref, d, 0, w.n_obs()), 2 * w.steps * kC * w.n * kEps64);
+}
+
 TEST(Engine, W3MatchesReference) {
   wl::W3 w;
   w.n_eta = 3;

@@ -4,6 +4,7 @@
 // trial needs no cross-trial gather). Compiled with -march=native -fopenmp-simd; no Eigen
 // code is instantiated here (it would clash with the baseline-ISA copies, ODR).
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
 #include "akm/engine/engine.hpp"
@@ -88,13 +89,15 @@ double w3_trial(const wl::W3& w, const T* sl, double beta_d, double eta_d, std::
 
 // W2: E, M column-major m×n (column j = m contiguous entries), both optimizers on the same
 // keys and noise. Each step is two passes over the state: (1) δ = Ex + σε and Mx̂ (AK),
-// (2) M ← βM + u kᵀ, E ← E − αM.
-template <class T>
+// (2) M ← βM + u kᵀ, E ← E − αM. MR = m at compile time keeps δ, Mx̂ and u in registers
+// (m = 8: one AVX-512 double vector); MR = 0 is the generic path.
+template <class T, int MR>
 void w2_trial(const wl::W2& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
-  const int m = w.m, n = w.n;
+  const int m = MR > 0 ? MR : w.m, n = w.n;
   const std::size_t mn = std::size_t(m) * n;
-  std::vector<T> Eak(mn), Eema(mn), Mak(mn, T(0)), Mema(mn, T(0)), z(n), x(n), k(n), e(m),
-      d(m), p(m), u(m);
+  std::vector<T> Eak(mn), Eema(mn), Mak(mn, T(0)), Mema(mn, T(0)), z(n), x(n), k(n), e(m);
+  constexpr int kCap = MR > 0 ? MR : 64;
+  if (m > kCap) throw std::invalid_argument("engine::w2: m > 64 not supported");
   NormalStream si(seed, std::uint64_t(trial), Purpose::init);
   NormalStream sk(seed, std::uint64_t(trial), Purpose::keys);
   NormalStream sn(seed, std::uint64_t(trial), Purpose::noise);
@@ -103,54 +106,60 @@ void w2_trial(const wl::W2& w, const T* sl, std::uint64_t seed, long long trial,
   Eema = Eak;
   const T alpha = T(w.alpha), beta = T(w.beta), eta = T(w.eta), sigma = T(w.sigma),
           omb = T(1.0 - w.beta);
+  T* __restrict ea = Eak.data();
+  T* __restrict ma = Mak.data();
+  T* __restrict ee = Eema.data();
+  T* __restrict me = Mema.data();
+  T* __restrict xp = x.data();
+  T* __restrict kp = k.data();
   for (int t = 0; t < w.steps; ++t) {
     sk.fill(z.data(), n);
     sn.fill(e.data(), m);
     T nn = 0;
 #pragma omp simd reduction(+ : nn)
     for (int j = 0; j < n; ++j) {
-      x[j] = sl[j] * z[j];
-      nn += x[j] * x[j];
+      xp[j] = sl[j] * z[j];
+      nn += xp[j] * xp[j];
     }
     const T nrm = std::sqrt(nn);
 #pragma omp simd
-    for (int j = 0; j < n; ++j) k[j] = x[j] / nrm;
+    for (int j = 0; j < n; ++j) kp[j] = xp[j] / nrm;
+    alignas(64) T d[kCap], p[kCap], u[kCap];
     // AK-SGD, normalized key.
     for (int r = 0; r < m; ++r) d[r] = p[r] = 0;
     for (int j = 0; j < n; ++j) {
-      const T* __restrict ec = Eak.data() + std::size_t(j) * m;
-      const T* __restrict mc = Mak.data() + std::size_t(j) * m;
+      const T xj = xp[j], kj = kp[j];
 #pragma omp simd
       for (int r = 0; r < m; ++r) {
-        d[r] += ec[r] * x[j];
-        p[r] += mc[r] * k[j];
+        d[r] += ea[j * m + r] * xj;
+        p[r] += ma[j * m + r] * kj;
       }
     }
     for (int r = 0; r < m; ++r) u[r] = eta * ((d[r] + sigma * e[r]) - p[r]);
     for (int j = 0; j < n; ++j) {
-      T* __restrict ec = Eak.data() + std::size_t(j) * m;
-      T* __restrict mc = Mak.data() + std::size_t(j) * m;
+      const T kj = kp[j];
 #pragma omp simd
       for (int r = 0; r < m; ++r) {
-        mc[r] = beta * mc[r] + u[r] * k[j];
-        ec[r] -= alpha * mc[r];
+        const T mv = beta * ma[j * m + r] + u[r] * kj;
+        ma[j * m + r] = mv;
+        ea[j * m + r] -= alpha * mv;
       }
     }
     // SGD-EMA.
     for (int r = 0; r < m; ++r) d[r] = 0;
     for (int j = 0; j < n; ++j) {
-      const T* __restrict ec = Eema.data() + std::size_t(j) * m;
+      const T xj = xp[j];
 #pragma omp simd
-      for (int r = 0; r < m; ++r) d[r] += ec[r] * x[j];
+      for (int r = 0; r < m; ++r) d[r] += ee[j * m + r] * xj;
     }
     for (int r = 0; r < m; ++r) u[r] = omb * (d[r] + sigma * e[r]);
     for (int j = 0; j < n; ++j) {
-      T* __restrict ec = Eema.data() + std::size_t(j) * m;
-      T* __restrict mc = Mema.data() + std::size_t(j) * m;
+      const T xj = xp[j];
 #pragma omp simd
       for (int r = 0; r < m; ++r) {
-        mc[r] = beta * mc[r] + u[r] * x[j];
-        ec[r] -= alpha * mc[r];
+        const T mv = beta * me[j * m + r] + u[r] * xj;
+        me[j * m + r] = mv;
+        ee[j * m + r] -= alpha * mv;
       }
     }
   }
@@ -190,8 +199,13 @@ wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision 
   const auto sl = sqrt_power(w.n, false);
   const auto slf = cast<float>(sl);
   return wl::run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
-    if (p == Precision::f64) w2_trial<double>(w, sl.data(), seed, t, out);
-    else w2_trial<float>(w, slf.data(), seed, t, out);
+    if (w.m == 8) {
+      if (p == Precision::f64) w2_trial<double, 8>(w, sl.data(), seed, t, out);
+      else w2_trial<float, 8>(w, slf.data(), seed, t, out);
+    } else {
+      if (p == Precision::f64) w2_trial<double, 0>(w, sl.data(), seed, t, out);
+      else w2_trial<float, 0>(w, slf.data(), seed, t, out);
+    }
   });
 }
 
