@@ -9,6 +9,7 @@
 // recomputed on the scalar path, which copies akm::Stream exactly.
 #include <immintrin.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numbers>
@@ -55,7 +56,7 @@ constexpr double kTwoPi = 2.0 * std::numbers::pi;
 // the key shared. AVX-512: one zmm holds word w of all 16 blocks; the 32×32→64 products
 // come from vpmuludq on the even and odd lanes. Elsewhere a lane loop (auto-vectorized
 // where the compiler manages). Both are tested bit-for-bit against Random123.
-void philox_lanes(std::uint32_t ctr0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3,
+[[maybe_unused]] void philox_lanes(std::uint32_t ctr0, std::uint32_t c1, std::uint32_t c2, std::uint32_t c3,
                   std::uint32_t k0, std::uint32_t k1, std::uint64_t* w01, std::uint64_t* w23) {
   alignas(64) std::uint32_t x0[kLanes], x1[kLanes], x2[kLanes], x3[kLanes];
 #if defined(__AVX512F__)
@@ -117,7 +118,7 @@ void philox_lanes(std::uint32_t ctr0, std::uint32_t c1, std::uint32_t c2, std::u
 }
 
 // r = √(−2 log u₁), θ = 2πu₂; out[2i] = r cos θ, out[2i+1] = r sin θ, for kLanes pairs.
-void box_muller(const double* u1, const double* u2, double* out) {
+[[maybe_unused]] void box_muller(const double* u1, const double* u2, double* out) {
   alignas(64) double c[kLanes], s[kLanes], r[kLanes];
 #if defined(AKM_MVEC512)
   for (int l = 0; l < kLanes; l += 8) {
@@ -150,7 +151,7 @@ void box_muller(const double* u1, const double* u2, double* out) {
 }
 
 // Float transform of the same uniforms, rounded to float first.
-void box_muller(const double* u1, const double* u2, float* out) {
+[[maybe_unused]] void box_muller(const double* u1, const double* u2, float* out) {
   alignas(64) float a[kLanes], b[kLanes], c[kLanes], s[kLanes], r[kLanes];
   for (int l = 0; l < kLanes; ++l) {
     a[l] = float(u1[l]);
@@ -184,6 +185,93 @@ void box_muller(const double* u1, const double* u2, float* out) {
   }
 }
 
+#if defined(AKM_MVEC512) && defined(__AVX512DQ__)
+// The whole batch in registers (AVX-512): Philox words → 64-bit draws → uniforms →
+// Box–Muller → interleaved (cos, sin) pairs, without the lane arrays of the portable path.
+// Lanes are permuted so that unpacklo/unpackhi yield pairs 0–7 and 8–15 in order.
+inline void philox_regs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key,
+                        __m512i& v0, __m512i& v1, __m512i& v2, __m512i& v3) {
+  v0 = _mm512_add_epi32(_mm512_set1_epi32(int(ctr0)),
+                        _mm512_setr_epi32(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15));
+  v1 = _mm512_set1_epi32(int(ctr[1]));
+  v2 = _mm512_set1_epi32(int(ctr[2]));
+  v3 = _mm512_set1_epi32(int(ctr[3]));
+  std::uint32_t k0 = key[0], k1 = key[1];
+  const __m512i m0 = _mm512_set1_epi32(int(0xD2511F53u)), m1 = _mm512_set1_epi32(int(0xCD9E8D57u));
+  for (int round = 0; round < 10; ++round) {
+    const __m512i pe0 = _mm512_mul_epu32(v0, m0);
+    const __m512i po0 = _mm512_mul_epu32(_mm512_srli_epi64(v0, 32), m0);
+    const __m512i hi0 = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe0, 32), po0);
+    const __m512i lo0 = _mm512_mullo_epi32(v0, m0);
+    const __m512i pe1 = _mm512_mul_epu32(v2, m1);
+    const __m512i po1 = _mm512_mul_epu32(_mm512_srli_epi64(v2, 32), m1);
+    const __m512i hi1 = _mm512_mask_blend_epi32(0xAAAA, _mm512_srli_epi64(pe1, 32), po1);
+    const __m512i lo1 = _mm512_mullo_epi32(v2, m1);
+    v0 = _mm512_xor_si512(_mm512_xor_si512(hi1, v1), _mm512_set1_epi32(int(k0)));
+    v1 = lo1;
+    v2 = _mm512_xor_si512(_mm512_xor_si512(hi0, v3), _mm512_set1_epi32(int(k1)));
+    v3 = lo0;
+    k0 += 0x9E3779B9u;
+    k1 += 0xBB67AE85u;
+  }
+}
+
+// (hi, lo) 32-bit words → k = (hi<<32 | lo) >> 11 for 8 pairs; mask of k == 0 lanes.
+inline __m512i draws(__m512i hi_lo_pairs, __mmask8& zero) {
+  const __m512i k = _mm512_srli_epi64(hi_lo_pairs, 11);
+  zero |= _mm512_cmpeq_epi64_mask(k, _mm512_setzero_si512());
+  return k;
+}
+
+bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, double* out) {
+  __m512i v0, v1, v2, v3;
+  philox_regs(ctr0, ctr, key, v0, v1, v2, v3);
+  __mmask8 zero = 0;
+  const __m512d ulp = _mm512_set1_pd(kUlp53);
+  const __m512i ka[2] = {draws(_mm512_unpacklo_epi32(v1, v0), zero),
+                         draws(_mm512_unpackhi_epi32(v1, v0), zero)};
+  const __m512i kb[2] = {draws(_mm512_unpacklo_epi32(v3, v2), zero),
+                         draws(_mm512_unpackhi_epi32(v3, v2), zero)};
+  if (zero) return false;
+  const __m512i lo_idx = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
+  const __m512i hi_idx = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
+  for (int h = 0; h < 2; ++h) {
+    const __m512d u1 = _mm512_mul_pd(_mm512_cvtepi64_pd(ka[h]), ulp);
+    const __m512d u2 = _mm512_mul_pd(_mm512_cvtepi64_pd(kb[h]), ulp);
+    const __m512d r = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), _ZGVeN8v_log(u1)));
+    const __m512d th = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), u2);
+    const __m512d c = _mm512_mul_pd(r, _ZGVeN8v_cos(th));
+    const __m512d s = _mm512_mul_pd(r, _ZGVeN8v_sin(th));
+    _mm512_storeu_pd(out + 16 * h, _mm512_permutex2var_pd(c, lo_idx, s));
+    _mm512_storeu_pd(out + 16 * h + 8, _mm512_permutex2var_pd(c, hi_idx, s));
+  }
+  return true;
+}
+
+bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, float* out) {
+  __m512i v0, v1, v2, v3;
+  philox_regs(ctr0, ctr, key, v0, v1, v2, v3);
+  __mmask8 zero = 0;
+  const __m512d ulp = _mm512_set1_pd(kUlp53);
+  auto to_f = [&](__m512i lo, __m512i hi) {  // 16 uniforms, rounded from double to float
+    const __m256 a = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtepi64_pd(draws(lo, zero)), ulp));
+    const __m256 b = _mm512_cvtpd_ps(_mm512_mul_pd(_mm512_cvtepi64_pd(draws(hi, zero)), ulp));
+    return _mm512_insertf32x8(_mm512_castps256_ps512(a), b, 1);
+  };
+  const __m512 u1 = to_f(_mm512_unpacklo_epi32(v1, v0), _mm512_unpackhi_epi32(v1, v0));
+  const __m512 u2 = to_f(_mm512_unpacklo_epi32(v3, v2), _mm512_unpackhi_epi32(v3, v2));
+  if (zero) return false;
+  const __m512 r = _mm512_sqrt_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), _ZGVeN16v_logf(u1)));
+  const __m512 th = _mm512_mul_ps(_mm512_set1_ps(float(kTwoPi)), u2);
+  const __m512 c = _mm512_mul_ps(r, _ZGVeN16v_cosf(th));
+  const __m512 s = _mm512_mul_ps(r, _ZGVeN16v_sinf(th));
+  const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
+  const __m512i hi_idx = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
+  _mm512_storeu_ps(out, _mm512_permutex2var_ps(c, lo_idx, s));
+  _mm512_storeu_ps(out + 16, _mm512_permutex2var_ps(c, hi_idx, s));
+  return true;
+}
+#else
 // One vector batch of kLanes pairs from blocks ctr0..ctr0+kLanes−1; false if some k = 0.
 template <class T>
 bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, T* out) {
@@ -200,6 +288,8 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   box_muller(u1, u2, out);
   return true;
 }
+
+#endif
 
 }  // namespace
 
@@ -257,9 +347,10 @@ void fill_impl(NormalStream& self, bool aligned, bool force, std::uint32_t* ctr,
   if (aligned && !force) {
     alignas(64) T buf[2 * kLanes];
     while (done < count) {
-      if (!fast_pairs(ctr[0], ctr, key, buf)) break;  // k = 0 somewhere: scalar from here
       const int take = std::min(2 * kLanes, count - done);
-      for (int i = 0; i < take; ++i) out[done + i] = buf[i];
+      T* dst = take == 2 * kLanes ? out + done : buf;
+      if (!fast_pairs(ctr[0], ctr, key, dst)) break;  // k = 0 somewhere: scalar from here
+      if (dst == buf) std::copy(buf, buf + take, out + done);
       done += take;
       ctr[0] += std::uint32_t(take / 2);  // only the blocks actually consumed
     }
