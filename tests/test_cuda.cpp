@@ -17,12 +17,21 @@ using namespace akm;
 namespace {
 constexpr double kEps32 = 5.9604644775390625e-08, kC = 4.0;
 
-void require_gpu() {
-  if (!cuda::built()) GTEST_SKIP() << "built without the CUDA backend (AKM_CUDA=OFF or no nvcc)";
+// Why the GPU checks cannot run here ("" when they can).
+std::string gpu_missing() {
+  if (!cuda::built()) return "built without the CUDA backend (AKM_CUDA=OFF or no nvcc)";
   std::string why;
   if (cuda::device_name(&why).empty())
-    GTEST_SKIP() << "no CUDA device on this machine (" << why << "); GPU checks need a GPU host";
+    return "no CUDA device on this machine (" + why + "); GPU checks need a GPU host";
+  return "";
 }
+
+// GTEST_SKIP returns from the function it is in, so it must be expanded in the test body.
+#define REQUIRE_GPU()                                   \
+  do {                                                  \
+    const std::string why_ = gpu_missing();             \
+    if (!why_.empty()) GTEST_SKIP() << why_;            \
+  } while (0)
 
 double max_rel(const wl::Observations& a, const wl::Observations& b, int j0, int j1) {
   double worst = 0.0;
@@ -50,7 +59,7 @@ TEST(Cuda, ReportsBuildAndDevice) {
 }
 
 TEST(Cuda, W1MatchesCpuFloat) {
-  require_gpu();
+  REQUIRE_GPU();
   wl::W1 w;
   w.trials = 300;
   w.steps = 200;
@@ -60,7 +69,7 @@ TEST(Cuda, W1MatchesCpuFloat) {
 }
 
 TEST(Cuda, W2MatchesCpuFloat) {
-  require_gpu();
+  REQUIRE_GPU();
   wl::W2 w;
   w.n = 64;
   w.trials = 8;
@@ -71,7 +80,7 @@ TEST(Cuda, W2MatchesCpuFloat) {
 }
 
 TEST(Cuda, W3MatchesCpuFloat) {
-  require_gpu();
+  REQUIRE_GPU();
   wl::W3 w;
   w.n_eta = w.n_beta = 4;
   w.trials = 16;
@@ -83,7 +92,7 @@ TEST(Cuda, W3MatchesCpuFloat) {
 }
 
 TEST(Cuda, W4MatchesCpuFloatBothOrders) {
-  require_gpu();
+  REQUIRE_GPU();
   wl::W4 w;
   w.m = 64;
   w.n = 96;
