@@ -1,0 +1,371 @@
+// akm bench — throughput of the workloads W1–W4 against the references measured in the
+// same run: the plain reference engine, the machine's FMA peak and normal-variate
+// throughput, and (--vs-numpy) a NumPy implementation vectorized over trials.
+//
+// Everything is timed in one process run, so the ratios share the machine's load at that
+// moment: on a shared machine read the ratios, not the absolute rates.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "akm/check.hpp"
+#include "akm/cuda.hpp"
+#include "akm/engine/engine.hpp"
+#include "akm/engine/limits.hpp"
+#include "akm/errors.hpp"
+#include "akm/sim.hpp"
+#include "akm/workloads.hpp"
+#include "command.hpp"
+
+namespace akm::cli {
+namespace {
+
+using engine::Precision;
+using json = nlohmann::json;
+
+struct BenchFlags {
+  std::string workload = "all", backend = "cpu", precision = "both";
+  bool json_out = false, vs_numpy = false, quick = false;
+  int threads = 0;
+  unsigned long long seed = 1;
+  std::string python = "/usr/bin/python3";
+};
+
+template <class Fn>
+double seconds(Fn&& fn) {
+  const auto t0 = std::chrono::steady_clock::now();
+  fn();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+struct Sizes {
+  wl::W1 w1, w1_ref, w1_np;
+  wl::W2 w2, w2_ref, w2_np;
+  wl::W3 w3, w3_ref, w3_np;
+  wl::W4 w4;
+};
+
+// Full sizes are the issue's; the reference and NumPy run slices of them (fewer trials or
+// steps, same per-trial-step work), compared by throughput.
+Sizes make_sizes(bool quick) {
+  Sizes s;
+  if (quick) {
+    s.w1.trials = 256;
+    s.w1.steps = 200;
+    s.w2.trials = 32;
+    s.w2.steps = 200;
+    s.w3.n_eta = s.w3.n_beta = 8;
+    s.w3.trials = 32;
+    s.w3.steps = 200;
+    s.w4.m = s.w4.n = 256;
+    s.w4.batch = 1024;
+  }
+  s.w1_ref = s.w1;
+  s.w1_ref.trials = quick ? 8 : 64;
+  s.w2_ref = s.w2;
+  s.w2_ref.trials = quick ? 2 : 8;
+  s.w3_ref = s.w3;
+  s.w3_ref.n_eta = 1;
+  s.w3_ref.n_beta = 4;
+  s.w3_ref.trials = quick ? 4 : 64;
+  s.w1_np = s.w1;
+  s.w1_np.trials = quick ? 512 : 4096;
+  s.w1_np.steps = quick ? 50 : 200;
+  s.w2_np = s.w2;
+  s.w2_np.trials = quick ? 64 : 256;
+  s.w2_np.steps = quick ? 50 : 200;
+  s.w3_np = s.w3;
+  s.w3_np.n_eta = s.w3_np.n_beta = quick ? 4 : 8;
+  s.w3_np.trials = quick ? 64 : 256;
+  s.w3_np.steps = quick ? 50 : 200;
+  return s;
+}
+
+json params(const wl::W1& w, std::uint64_t seed) {
+  return {{"workload", "W1"}, {"n", w.n}, {"trials", w.trials}, {"steps", w.steps},
+          {"beta", w.beta}, {"eta", w.eta}, {"seed", seed}};
+}
+json params(const wl::W2& w, std::uint64_t seed) {
+  return {{"workload", "W2"}, {"m", w.m}, {"n", w.n}, {"trials", w.trials}, {"steps", w.steps},
+          {"alpha", w.alpha}, {"beta", w.beta}, {"eta", w.eta}, {"sigma", w.sigma}, {"seed", seed}};
+}
+json params(const wl::W3& w, std::uint64_t seed) {
+  return {{"workload", "W3"}, {"n", w.n}, {"n_eta", w.n_eta}, {"n_beta", w.n_beta},
+          {"trials", w.trials}, {"steps", w.steps}, {"renorm", w.renorm},
+          {"eta_max", w.eta_max}, {"seed", seed}};
+}
+
+// The engine's statistics under the names numpy_ref.py prints.
+json engine_stats(const wl::W1& w, const wl::Observations& o) {
+  auto ms = [&](int j) { auto [m, s] = o.mean_se(j); return json::array({m, s}); };
+  return {{"v0", ms(0)}, {"v_mid", ms(w.n / 2)}, {"norm_sq", ms(w.n)}};
+}
+json engine_stats(const wl::W2& w, const wl::Observations& o) {
+  auto ms = [&](int j) { auto [m, s] = o.mean_se(j); return json::array({m, s}); };
+  return {{"loss_ak", ms(2 * w.n)}, {"loss_ema", ms(2 * w.n + 1)}};
+}
+json engine_stats(const wl::W3& w, const wl::Observations& o) {
+  json j;
+  for (int p = 0; p < w.points(); ++p) {
+    auto [m, s] = o.mean_se(0, p * w.trials, (p + 1) * w.trials);
+    j["p" + std::to_string(p)] = json::array({m, s});
+  }
+  return j;
+}
+
+json run_numpy(const BenchFlags& f, const json& p) {
+  namespace fs = std::filesystem;
+  const fs::path script = fs::path(AKM_SOURCE_DIR) / "tests" / "bench" / "numpy_ref.py";
+  const std::string cmd = f.python + " " + script.string() + " '" + p.dump() + "'";
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  if (!pipe) throw std::runtime_error("cannot start " + f.python);
+  std::string out;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, pipe.get())) out += buf;
+  const int rc = pclose(pipe.release());
+  if (rc != 0 || out.empty())
+    throw std::runtime_error("NumPy reference failed (" + cmd + "); is python3-numpy installed?");
+  return json::parse(out);
+}
+
+// Agreement before the NumPy time counts: every statistic within z·√(se₁² + se₂²), z the
+// Bonferroni quantile for a family false-alarm rate of 1e-6 over the statistics compared.
+json agree(const json& a, const json& b) {
+  const double z = z_two_sided(1e-6 / double(a.size()));
+  int bad = 0;
+  double worst = 0.0;
+  for (auto& [k, v] : a.items()) {
+    const double d = std::abs(v[0].get<double>() - b.at(k)[0].get<double>());
+    const double se = std::hypot(v[1].get<double>(), b.at(k)[1].get<double>());
+    const double zz = se > 0 ? d / se : (d == 0 ? 0.0 : 1e300);
+    worst = std::max(worst, zz);
+    bad += zz > z;
+  }
+  return {{"statistics", a.size()}, {"z_limit", z}, {"worst_z", worst}, {"agree", bad == 0}};
+}
+
+struct Limits {
+  double fma = 0, normals = 0;
+};
+
+struct Row {
+  json j;
+};
+
+std::vector<Precision> precisions(const BenchFlags& f) {
+  if (f.precision == "double") return {Precision::f64};
+  if (f.precision == "float") return {Precision::f32};
+  return {Precision::f64, Precision::f32};
+}
+
+// Binding limit of a trial-step workload: the normals it needs at the measured normal rate,
+// or its flops at the measured FMA peak, whichever allows fewer trial-steps per second.
+json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, const Limits& L) {
+  const double by_normals = L.normals / normals_per_ts, by_flops = L.fma / flops_per_ts;
+  const bool normals_bind = by_normals < by_flops;
+  const double lim = normals_bind ? by_normals : by_flops;
+  return {{"binding", normals_bind ? "normal variates" : "FMA peak"},
+          {"limit_trial_steps_per_s", lim},
+          {"fraction_of_limit", tput / lim}};
+}
+
+template <class W, class EngineFn, class RefFn>
+json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const W& ref_w,
+              const W& np_w, double normals_per_ts, EngineFn engine_fn, RefFn ref_fn,
+              const std::map<Precision, Limits>& limits, int threads, bool& failed) {
+  json out = json::array();
+  double ref_tput = 0.0;
+  if (f.backend == "cpu") {
+    const double t_ref = seconds([&] { ref_fn(ref_w, f.seed, threads); });
+    ref_tput = ref_w.trial_steps() / t_ref;
+  }
+  json np;
+  double np_tput = 0.0;
+  if (f.vs_numpy) {
+    np = run_numpy(f, params(np_w, f.seed));
+    np_tput = np["trial_steps"].template get<double>() / np["seconds"].template get<double>();
+    wl::Observations o;
+    const double t = seconds([&] { o = engine_fn(np_w, Precision::f64); });
+    np["engine_seconds_same_size"] = t;
+    np["engine_trial_steps_per_s_same_size"] = np_w.trial_steps() / t;
+    np["agreement"] = agree(engine_stats(np_w, o), np["stats"]);
+    np.erase("stats");
+    if (!np["agreement"]["agree"].template get<bool>()) failed = true;
+  }
+  for (Precision p : precisions(f)) {
+    if (f.backend == "cuda" && p == Precision::f64) continue;  // the device path is float
+    const double t = seconds([&] { engine_fn(full, p); });
+    const double tput = full.trial_steps() / t;
+    json r = {{"workload", name}, {"backend", f.backend}, {"precision", engine::to_string(p)},
+              {"threads", threads}, {"trial_steps", full.trial_steps()}, {"seconds", t},
+              {"trial_steps_per_s", tput},
+              {"gflops", tput * full.flops_per_trial_step() / 1e9}};
+    if (f.backend == "cpu") {
+      r["reference_trial_steps_per_s"] = ref_tput;
+      r["speedup_vs_reference"] = tput / ref_tput;
+      r["limit"] = limit_fraction(tput, normals_per_ts, full.flops_per_trial_step(), limits.at(p));
+    }
+    if (f.vs_numpy) {
+      r["numpy"] = np;
+      r["numpy_trial_steps_per_s"] = np_tput;
+      const bool ok = np["agreement"]["agree"].template get<bool>();
+      if (ok) r["speedup_vs_numpy"] = tput / np_tput;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+json bench_w4(const BenchFlags& f, const wl::W4& w, const std::map<Precision, Limits>& limits,
+              int threads) {
+  Mat M0, D, X;
+  wl::w4_data(w, f.seed, M0, D, X);
+  json out = json::array();
+  wl::W4Result ref;
+  double t_ref = 0.0;
+  if (f.backend == "cpu") t_ref = seconds([&] { ref = wl::w4_reference(w, M0, D, X); });
+  const double ref_flops = w.flops(true) + w.flops(false);
+  for (Precision p : precisions(f)) {
+    if (f.backend == "cuda" && p == Precision::f64) continue;
+    wl::W4Result r;
+    const double t = seconds([&] {
+      r = f.backend == "cuda" ? cuda::w4(w, M0, D, X) : engine::w4(w, M0, D, X, threads, p);
+    });
+    // Time the orders separately for the per-order rate.
+    json j = {{"workload", "W4"}, {"backend", f.backend}, {"precision", engine::to_string(p)},
+              {"threads", threads}, {"m", w.m}, {"n", w.n}, {"batch", w.batch},
+              {"seconds_both_orders", t}, {"gflops", ref_flops / t / 1e9},
+              {"orders_rel_diff", (r.gram - r.through_n).norm() / r.gram.norm()}};
+    if (f.backend == "cpu") {
+      j["reference_gflops"] = ref_flops / t_ref / 1e9;
+      j["speedup_vs_reference"] = t_ref / t;
+      j["rel_diff_vs_reference"] = (r.gram - ref.gram).norm() / ref.gram.norm();
+      j["limit"] = {{"binding", "FMA peak"},
+                    {"fraction_of_limit", ref_flops / t / limits.at(p).fma}};
+    }
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string ratio(const json& r, const char* key) {
+  return r.contains(key) ? fmt::format("{:.1f}×", r[key].get<double>()) : std::string("—");
+}
+
+int cmd_bench(const BenchFlags& f) {
+  const bool all = f.workload == "all";
+  if (!all && f.workload != "W1" && f.workload != "W2" && f.workload != "W3" && f.workload != "W4")
+    throw InputError("--workload", f.workload, "one of W1, W2, W3, W4, all");
+  if (f.backend != "cpu" && f.backend != "cuda")
+    throw InputError("--backend", f.backend, "cpu or cuda");
+  if (f.precision != "double" && f.precision != "float" && f.precision != "both")
+    throw InputError("--precision", f.precision, "double, float or both");
+  if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "≥ 0 (0: all)");
+  if (f.backend == "cuda") {
+    if (!cuda::built())
+      throw InputError("--backend", "cuda",
+                       "this build has no CUDA backend (configure with -DAKM_CUDA=ON where nvcc exists)");
+    std::string why;
+    if (cuda::device_name(&why).empty())
+      throw InputError("--backend", "cuda", "a CUDA device is required (" + why + ")");
+    if (f.precision == "double")
+      throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
+  }
+  if (f.vs_numpy && !std::filesystem::exists(f.python))
+    throw InputError("--python", f.python, "an existing interpreter with numpy (apt python3-numpy)");
+  const int threads = resolve_threads(f.threads);
+  const Sizes s = make_sizes(f.quick);
+
+  std::map<Precision, Limits> limits;
+  json machine = {{"threads", threads}, {"simd_bits", 8 * engine::simd_bytes()}};
+  for (Precision p : {Precision::f64, Precision::f32}) {
+    limits[p] = {engine::fma_peak(p, threads, f.quick ? 0.2 : 0.5),
+                 engine::normal_peak(p, threads, f.quick ? 0.2 : 0.5)};
+    machine[std::string("fma_peak_gflops_") + engine::to_string(p)] = limits[p].fma / 1e9;
+    machine[std::string("normals_per_s_") + engine::to_string(p)] = limits[p].normals;
+  }
+  if (f.backend == "cuda") {
+    machine["device"] = cuda::device_name();
+    machine["device_fp32_peak_gflops"] = cuda::device_fp32_peak() / 1e9;
+    machine["device_mem_bandwidth_gbs"] = cuda::device_mem_bandwidth() / 1e9;
+  }
+  bool failed = false;
+  json rows = json::array();
+  auto add = [&](const json& a) {
+    for (auto& r : a) rows.push_back(r);
+  };
+  const bool gpu = f.backend == "cuda";
+  if (all || f.workload == "W1")
+    add(bench_mc(f, "W1", s.w1, s.w1_ref, s.w1_np, s.w1.n,
+                 [&](const wl::W1& w, Precision p) {
+                   return gpu ? cuda::w1(w, f.seed) : engine::w1(w, f.seed, threads, p);
+                 },
+                 wl::w1_reference, limits, threads, failed));
+  if (all || f.workload == "W2")
+    add(bench_mc(f, "W2", s.w2, s.w2_ref, s.w2_np, s.w2.n + s.w2.m,
+                 [&](const wl::W2& w, Precision p) {
+                   return gpu ? cuda::w2(w, f.seed) : engine::w2(w, f.seed, threads, p);
+                 },
+                 wl::w2_reference, limits, threads, failed));
+  if (all || f.workload == "W3")
+    add(bench_mc(f, "W3", s.w3, s.w3_ref, s.w3_np, s.w3.n,
+                 [&](const wl::W3& w, Precision p) {
+                   return gpu ? cuda::w3(w, f.seed) : engine::w3(w, f.seed, threads, p);
+                 },
+                 wl::w3_reference, limits, threads, failed));
+  if (all || f.workload == "W4") add(bench_w4(f, s.w4, limits, threads));
+
+  if (f.json_out) {
+    std::cout << json{{"machine", machine}, {"quick", f.quick}, {"results", rows}}.dump(2) << "\n";
+  } else {
+    std::cout << fmt::format("machine: {} threads, {}-bit SIMD; FMA peak {:.1f} GFLOP/s (double) "
+                             "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float)\n",
+                             threads, 8 * engine::simd_bytes(), limits[Precision::f64].fma / 1e9,
+                             limits[Precision::f32].fma / 1e9, limits[Precision::f64].normals / 1e6,
+                             limits[Precision::f32].normals / 1e6);
+    std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9} {:>9} {:>8} {:>17} {:>9}\n", "wl", "prec",
+                             "trial-steps/s", "GFLOP/s", "×ref", "×NumPy", "limit (binding)",
+                             "% limit");
+    for (auto& r : rows) {
+      const bool w4 = r["workload"] == "W4";
+      const std::string tps = w4 ? "—" : fmt::format("{:.3e}", r["trial_steps_per_s"].get<double>());
+      std::string lim = "—", frac = "—";
+      if (r.contains("limit")) {
+        lim = r["limit"]["binding"].get<std::string>();
+        frac = fmt::format("{:.0f}%", 100 * r["limit"]["fraction_of_limit"].get<double>());
+      }
+      std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9.2f} {:>9} {:>8} {:>17} {:>9}\n",
+                               r["workload"].get<std::string>(), r["precision"].get<std::string>(),
+                               tps, r["gflops"].get<double>(), ratio(r, "speedup_vs_reference"),
+                               ratio(r, "speedup_vs_numpy"), lim, frac);
+      if (r.contains("numpy") && !r["numpy"]["agreement"]["agree"].get<bool>())
+        std::cout << "     NumPy statistics disagree with the engine: its time is not counted\n";
+    }
+  }
+  return failed ? 1 : 0;
+}
+
+const RegisterCommand bench_cmd(70, "bench", [](CLI::App& app) -> Action {
+  auto f = std::make_shared<BenchFlags>();
+  auto* b = app.add_subcommand("bench", "throughput of workloads W1–W4 against references and machine limits");
+  b->add_option("--workload", f->workload, "W1 | W2 | W3 | W4 | all")->capture_default_str();
+  b->add_option("--backend", f->backend, "cpu | cuda")->capture_default_str();
+  b->add_option("--precision", f->precision, "double | float | both")->capture_default_str();
+  b->add_option("--threads", f->threads, "worker threads (0: all)")->capture_default_str();
+  b->add_option("--seed", f->seed, "seed")->capture_default_str();
+  b->add_option("--python", f->python, "interpreter for --vs-numpy")->capture_default_str();
+  b->add_flag("--json", f->json_out, "JSON output");
+  b->add_flag("--vs-numpy", f->vs_numpy, "also time the NumPy reference (W1–W3)");
+  b->add_flag("--quick", f->quick, "small sizes (seconds, for CI)");
+  return [f] { return cmd_bench(*f); };
+});
+
+}  // namespace
+}  // namespace akm::cli

@@ -1,0 +1,72 @@
+// w4_gemm — the deployed batch rule [eq:deployed] on the native ISA (AVX-512/AVX2 GEMM).
+//
+// Eigen is renamed to AkmEigenNative in this translation unit: its templates are compiled
+// here with -march=native and must not be merged (ODR) with the baseline-ISA instantiations
+// the rest of the library (and the reference rules::deployed) uses.
+#define Eigen AkmEigenNative
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <thread>
+#include <vector>
+
+namespace akm::engine::native {
+namespace {
+
+template <class T>
+using MatT = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
+template <class T>
+using CMap = Eigen::Map<const MatT<T>>;
+
+// Fixed work split (independent of the thread count, so the numbers are too).
+constexpr int kBlocks = 8;
+
+template <class Fn>
+void parallel_blocks(int threads, Fn&& fn) {
+  std::vector<std::thread> pool;
+  const int nt = std::max(1, std::min(threads, kBlocks));
+  for (int t = 1; t < nt; ++t)
+    pool.emplace_back([&, t] {
+      for (int b = t; b < kBlocks; b += nt) fn(b);
+    });
+  for (int b = 0; b < kBlocks; b += nt) fn(b);
+  for (auto& th : pool) th.join();
+}
+
+}  // namespace
+
+template <class T>
+void deployed(int m, int n, int N, const T* M0, const T* Delta, const T* Xhat, T beta, T eta,
+              bool gram, T* out, int threads) {
+  const CMap<T> M(M0, m, n), D(Delta, N, m), X(Xhat, N, n);
+  Eigen::Map<MatT<T>> R(out, m, n);
+  const T inv_n = T(1) / T(N);
+  MatT<T> sigma;
+  if (gram) {  // Σ̂_B = X̂ᵀX̂/N, column blocks in parallel
+    sigma.resize(n, n);
+    parallel_blocks(threads, [&](int b) {
+      const int c0 = n * b / kBlocks, c1 = n * (b + 1) / kBlocks;
+      if (c1 > c0) sigma.middleCols(c0, c1 - c0).noalias() = (X.transpose() * X.middleCols(c0, c1 - c0)) * inv_n;
+    });
+  }
+  parallel_blocks(threads, [&](int b) {
+    const int r0 = m * b / kBlocks, r1 = m * (b + 1) / kBlocks, rows = r1 - r0;
+    if (rows <= 0) return;
+    const MatT<T> g = (D.middleCols(r0, rows).transpose() * X) * inv_n;  // G rows
+    MatT<T> ms;
+    if (gram) {
+      ms.noalias() = M.middleRows(r0, rows) * sigma;
+    } else {
+      const MatT<T> mx = M.middleRows(r0, rows) * X.transpose();  // rows×N
+      ms.noalias() = (mx * X) * inv_n;
+    }
+    R.middleRows(r0, rows) = beta * M.middleRows(r0, rows) + eta * (g - ms);
+  });
+}
+
+template void deployed<double>(int, int, int, const double*, const double*, const double*,
+                               double, double, bool, double*, int);
+template void deployed<float>(int, int, int, const float*, const float*, const float*, float,
+                              float, bool, float*, int);
+
+}  // namespace akm::engine::native

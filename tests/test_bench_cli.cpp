@@ -1,0 +1,80 @@
+// `akm bench`: bad input refused before any work, a quick run prints the documented JSON,
+// and the NumPy reference agrees statistically with the engine (when python3-numpy is there).
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/cuda.hpp"
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+Result run(const std::string& args, bool merge_stderr = true) {
+  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+}  // namespace
+
+TEST(BenchCli, RefusesBadInput) {
+  auto r = run("bench --workload W9");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.out.find("--workload = W9 is invalid"), std::string::npos) << r.out;
+  r = run("bench --backend tpu");
+  EXPECT_EQ(r.code, 2);
+  r = run("bench --precision half");
+  EXPECT_EQ(r.code, 2);
+  r = run("bench --threads -1");
+  EXPECT_EQ(r.code, 2);
+}
+
+TEST(BenchCli, CudaBackendRefusedWithoutADevice) {
+  std::string why;
+  if (akm::cuda::built() && !akm::cuda::device_name(&why).empty())
+    GTEST_SKIP() << "a CUDA device is present";
+  const auto r = run("bench --backend cuda --quick --workload W1");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--backend = cuda is invalid"), std::string::npos) << r.out;
+}
+
+TEST(BenchCli, QuickJsonHasRatesAndRatios) {
+  const auto r = run("bench --quick --workload W1 --precision double --threads 1 --json", false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 1u);
+  const auto& row = j["results"][0];
+  EXPECT_EQ(row["workload"], "W1");
+  EXPECT_GT(row["trial_steps_per_s"].get<double>(), 0.0);
+  EXPECT_GT(row["speedup_vs_reference"].get<double>(), 0.0);
+  const double frac = row["limit"]["fraction_of_limit"].get<double>();
+  EXPECT_GT(frac, 0.0);
+  EXPECT_GT(j["machine"]["fma_peak_gflops_double"].get<double>(), 0.0);
+}
+
+TEST(BenchCli, NumpyReferenceAgreesStatistically) {
+  if (std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "/usr/bin/python3 has no numpy (apt-get install python3-numpy)";
+  const auto r = run("bench --quick --workload W3 --precision float --vs-numpy --json", false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  const auto& agreement = j["results"][0]["numpy"]["agreement"];
+  EXPECT_TRUE(agreement["agree"].get<bool>()) << agreement.dump();
+  EXPECT_EQ(agreement["statistics"].get<int>(), 16);  // 4×4 grid points in --quick
+  EXPECT_TRUE(j["results"][0].contains("speedup_vs_numpy"));
+}
