@@ -31,6 +31,20 @@ void validate(const TrainConfig& c) {
   require_at_least("eval_size", c.eval_size, 1);
 }
 
+namespace {
+/// Rows divided by their norms; an exactly zero row (a dead GELU layer: every
+/// pre-activation below ≈ −10 gives GELU = 0 exactly) stays 0 and adds nothing to Ĝ or Σ̂_B.
+/// rules::normalize_rows refuses such a row; elsewhere the two agree exactly.
+Mat normalize_rows_or_zero(const Mat& X) {
+  Mat out = X;
+  for (Eigen::Index r = 0; r < X.rows(); ++r) {
+    const double nr = X.row(r).norm();
+    if (nr > 0) out.row(r) = X.row(r) / nr;
+  }
+  return out;
+}
+}  // namespace
+
 struct Trainer::Layer {
   std::string kind;
   double lr;
@@ -45,12 +59,17 @@ struct Trainer::Layer {
       M = beta * M + (1.0 - beta) * g;  // [eq:ema-update]
       W -= lr * M;
     } else if (kind == "ak-sgd") {
-      rules::deployed(M, Delta, rules::normalize_rows(X), beta, eta, order(W, X));  // [eq:deployed]
+      rules::deployed(M, Delta, normalize_rows_or_zero(X), beta, eta, order(W, X));  // [eq:deployed]
       W -= lr * M;
     } else if (kind == "adamw") {
       adam->step_batch(W, Delta, X);
     } else {
-      akadam->step_batch(W, Delta, X, order(W, X));
+      // AkAdamW::step_batch written out so a dead (zero) key row is tolerated.
+      rules::deployed(akadam->M, Delta, normalize_rows_or_zero(X), akadam->params.beta1, akadam->eta, order(W, X));
+      ++akadam->t;
+      adamw::second_moment_step(akadam->v, (Delta.transpose() * X) / static_cast<double>(X.rows()),
+                                akadam->params.beta2);
+      adamw::apply(W, akadam->first_hat(), akadam->second_hat(), akadam->params);
     }
   }
   // Both orders give the same numbers (T15); only the time differs. eq:dispatch compares
@@ -97,6 +116,8 @@ Trainer::~Trainer() = default;
 double Trainer::step(ConstMatRef X, ConstMatRef T, LossKind loss) {
   const Mat Y = net_.forward(X, &cache_);
   const double value = mean_loss(loss, Y, T);
+  // A diverged model (non-finite loss) is not stepped: the caller sees the value and stops.
+  if (!std::isfinite(value)) return value;
   net_.backward(cache_, output_error(loss, Y, T));
   for (int l = 0; l < net_.layers(); ++l) layers_[l]->step(net_.W[l], cache_.Delta[l], cache_.X[l]);
   ++t_;
@@ -135,7 +156,13 @@ TrainResult train(Mlp& net, const Task& task, const TrainConfig& cfg,
   Mat X, T;
   for (int t = 1; t <= cfg.steps; ++t) {
     task.sample(data, cfg.batch, X, T);
-    tr.step(X, T, task.loss);
+    const double batch_loss = tr.step(X, T, task.loss);
+    if (!std::isfinite(batch_loss)) {
+      res.diverged = true;
+      res.eval_steps.push_back(t);
+      res.eval_loss.push_back(std::numeric_limits<double>::infinity());
+      break;
+    }
     if (on_step) on_step(tr, t);
     if (t % cfg.eval_every == 0 || t == cfg.steps) {
       const double v = eval(t);

@@ -141,6 +141,45 @@ TEST(Train, AkSgdIsTheDeployedRule) {
   }
 }
 
+// The trainer's AK-AdamW layer step is AkAdamW::step_batch (written out there to tolerate
+// a dead key row); and AdamW's is AdamW::step_batch.
+TEST(Train, AdamFamilyMatchesTheOptimizers) {
+  for (const std::string name : {"ak-adamw", "adamw"}) {
+    Mlp net({4, 8, 2, 3}, 4, 5);
+    Mlp ref = net;
+    const Task task = make_task("teacher", Vec::Ones(4), 3, 0.1, 2);
+    TrainConfig cfg;
+    cfg.optimizer = name;
+    cfg.lr = 0.01;
+    cfg.beta = 0.95;
+    Trainer tr(net, cfg);
+    std::vector<AkAdamW> ak;
+    std::vector<AdamW> ad;
+    for (int l = 0; l < 2; ++l) {
+      AdamWParams p;
+      p.lr = tr.layer_lr(l);
+      p.beta1 = 0.95;
+      p.beta2 = cfg.beta2;
+      p.eps = cfg.eps;
+      ak.emplace_back(int(ref.W[l].rows()), int(ref.W[l].cols()), p, cfg.eta);
+      ad.emplace_back(int(ref.W[l].rows()), int(ref.W[l].cols()), p);
+    }
+    Stream d(4, 0, Purpose::data);
+    for (int step = 0; step < 3; ++step) {
+      Mat X, T;
+      task.sample(d, 10, X, T);
+      MlpCache c;
+      ref.backward(c, output_error(LossKind::mse, ref.forward(X, &c), T));
+      tr.step(X, T, LossKind::mse);
+      for (int l = 0; l < 2; ++l) {
+        if (name == "ak-adamw") ak[l].step_batch(ref.W[l], c.Delta[l], c.X[l], rules::Order::through_n);
+        else ad[l].step_batch(ref.W[l], c.Delta[l], c.X[l]);
+        EXPECT_LT((net.W[l] - ref.W[l]).norm(), 1e-12 * (1 + ref.W[l].norm())) << name;
+      }
+    }
+  }
+}
+
 TEST(Train, EveryOptimizerLearnsTheLinearTask) {
   const Task task = make_task("linear", spiked_sqrt_lambda(8, {10.0, 3.0}, 0.5), 1, 0.05, 3);
   for (const auto& [name, lr] : std::vector<std::pair<std::string, double>>{

@@ -1,0 +1,19 @@
+# cos-linear.gp - written by akm from the CSV files in this folder.
+# Re-render cos-linear.png and cos-linear.svg from inside this folder:  gnuplot cos-linear.gp
+set datafile separator ','
+set datafile missing NaN
+set title 'T18 cos(M_t, g_t) during training, linear task (mean over seeds)'
+set xlabel 'step'
+set ylabel 'cos(M_t, g_t)'
+set grid
+set key outside top left horizontal
+set terminal pngcairo size 900,600 enhanced font ',11'
+set output 'cos-linear.png'
+plot 'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/sgd-m' ? $3 : NaN) with lines lw 2 title 'sgd-m', \
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/ak-sgd' ? $3 : NaN) with lines lw 2 title 'ak-sgd', \
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/adamw' ? $3 : NaN) with lines lw 2 title 'adamw', \
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/ak-adamw' ? $3 : NaN) with lines lw 2 title 'ak-adamw'
+set terminal svg size 900,600 dynamic enhanced
+set output 'cos-linear.svg'
+replot
+unset output
