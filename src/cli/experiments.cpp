@@ -47,37 +47,50 @@ const RegisterCommand list_cmd(10, "list", [](CLI::App& app) -> Action {
   };
 });
 
-const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Action {
-  auto flags = std::make_shared<CommonRunFlags>();
-  auto ids = std::make_shared<std::vector<std::string>>();
-  auto* run = app.add_subcommand("run", "run experiments by ID (T1…) or name (fixed-point…)");
-  run->add_option("ID", *ids, "experiment IDs")->required();
-  add_run_flags(run, *flags);
-  return [flags, ids] {
-    auto& reg = Registry::instance();
-    std::vector<const ExperimentEntry*> chosen;
-    for (const auto& id : *ids) {
-      const auto* e = reg.find(id);
-      if (!e) {
-        std::string known;
-        for (const auto& x : reg.all()) known += (known.empty() ? "" : ", ") + x.info.id;
-        throw InputError("ID", id, fmt::format("must be one of {} (see `akm list`)", known));
-      }
-      chosen.push_back(e);
+// Unknown IDs are refused with the list of known ones.
+std::vector<const ExperimentEntry*> find_all(const std::vector<std::string>& ids) {
+  auto& reg = Registry::instance();
+  std::vector<const ExperimentEntry*> chosen;
+  for (const auto& id : ids) {
+    const auto* e = reg.find(id);
+    if (!e) {
+      std::string known;
+      for (const auto& x : reg.all()) known += (known.empty() ? "" : ", ") + x.info.id;
+      throw InputError("ID", id, fmt::format("must be one of {} (see `akm list`)", known));
     }
-    return run_many(chosen, to_options(*flags));
-  };
+    chosen.push_back(e);
+  }
+  return chosen;
+}
+
+struct RunState {
+  CommonRunFlags flags;
+  std::vector<std::string> ids;
+  std::vector<const ExperimentEntry*> chosen;
+  RunOptions opts;
+};
+
+const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
+  auto st = std::make_shared<RunState>();
+  auto* run = app.add_subcommand("run", "run experiments by ID (T1…) or name (fixed-point…)");
+  run->add_option("ID", st->ids, "experiment IDs")->required();
+  add_run_flags(run, st->flags);
+  return {[st] {
+            st->chosen = find_all(st->ids);
+            st->opts = to_options(st->flags);
+          },
+          [st] { return run_many(st->chosen, st->opts); }};
 });
 
-const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Action {
-  auto flags = std::make_shared<CommonRunFlags>();
+const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
+  auto st = std::make_shared<RunState>();
   auto* rep = app.add_subcommand("reproduce", "run every experiment, figures and the report");
-  add_run_flags(rep, *flags);
-  return [flags] {
-    std::vector<const ExperimentEntry*> all;
-    for (const auto& e : Registry::instance().all()) all.push_back(&e);
-    return run_many(all, to_options(*flags));
-  };
+  add_run_flags(rep, st->flags);
+  return {[st] {
+            for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
+            st->opts = to_options(st->flags);
+          },
+          [st] { return run_many(st->chosen, st->opts); }};
 });
 
 }  // namespace
