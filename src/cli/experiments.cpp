@@ -3,21 +3,46 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
+#include "akm/result_hash.hpp"
 #include "command.hpp"
 
 namespace akm::cli {
 namespace {
 
-int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts) {
+// --resume: the previous result stands when its summary.json carries the current hash
+// (same code version, seed, quick flag and false-alarm rate); `pass` is its verdict.
+bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass) {
+  const auto path = opts.out_root / e.info.id / "summary.json";
+  std::ifstream in(path);
+  if (!in) return false;
+  const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("hash") || !j["hash"].is_string() || !j.contains("pass") ||
+      !j["pass"].is_boolean() || j["hash"].get<std::string>() != result_hash(e.info, opts))
+    return false;
+  pass = j["pass"].get<bool>();
+  return true;
+}
+
+int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts,
+             bool resume = false) {
   bool all = true;
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
+    bool kept_pass = false;
+    if (resume && up_to_date(e, opts, kept_pass)) {
+      std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}\n",
+                               e.info.id, kept_pass ? "PASS" : "FAIL",
+                               (opts.out_root / e.info.id).string());
+      all = all && kept_pass;
+      continue;
+    }
     if (opts.progress) std::fprintf(stderr, "[%zu/%zu] %s %s\n", k + 1, list.size(), e.info.id.c_str(), e.info.title.c_str());
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = run_experiment(e, opts);
@@ -68,6 +93,7 @@ struct RunState {
   std::vector<std::string> ids;
   std::vector<const ExperimentEntry*> chosen;
   RunOptions opts;
+  bool resume = false;
 };
 
 const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
@@ -75,22 +101,28 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   auto* run = app.add_subcommand("run", "run experiments by ID (T1…) or name (fixed-point…)");
   run->add_option("ID", st->ids, "experiment IDs")->required();
   add_run_flags(run, st->flags);
+  run->add_flag("--resume", st->resume,
+                "skip experiments whose summary.json matches this code version, seed, --quick "
+                "and --false-alarm");
   return {[st] {
             st->chosen = find_all(st->ids);
             st->opts = to_options(st->flags);
           },
-          [st] { return run_many(st->chosen, st->opts); }};
+          [st] { return run_many(st->chosen, st->opts, st->resume); }};
 });
 
 const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   auto st = std::make_shared<RunState>();
   auto* rep = app.add_subcommand("reproduce", "run every experiment, figures and the report");
   add_run_flags(rep, st->flags);
+  rep->add_flag("--resume", st->resume,
+                "skip experiments whose summary.json matches this code version, seed, --quick "
+                "and --false-alarm (its \"hash\"); rerun the rest");
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
             st->opts = to_options(st->flags);
           },
-          [st] { return run_many(st->chosen, st->opts); }};
+          [st] { return run_many(st->chosen, st->opts, st->resume); }};
 });
 
 }  // namespace
