@@ -22,8 +22,8 @@ void validation_ran_work(akm::ExperimentContext&) { std::abort(); }
 }  // namespace
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
-  std::istringstream ids(AKM_FUZZ_EXPERIMENT_IDS);  // "T1;T2;…"
-  for (std::string id; std::getline(ids, id, ';');)
+  std::istringstream ids(AKM_FUZZ_EXPERIMENT_IDS);  // "T1,T2,…"
+  for (std::string id; std::getline(ids, id, ',');)
     akm::Registrar(id.c_str(), id.c_str(), "fuzz", "", "", validation_ran_work);
   // --out probes (and may create) folders: keep them inside a scratch folder.
   const auto scratch = std::filesystem::temp_directory_path() / ("akm-fuzz-cli-" + std::to_string(::getpid()));

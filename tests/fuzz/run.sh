@@ -16,8 +16,8 @@ for t in spectrum cli; do
   mkdir -p build-fuzz/corpus_$t
   echo "fuzz_$t: ${per} s"
   ./build-fuzz/fuzz_$t -max_total_time="$per" -timeout=10 -rss_limit_mb=4096 \
-    -artifact_prefix=build-fuzz/fuzz_$t- -print_final_stats=1 \
-    build-fuzz/corpus_$t tests/fuzz/corpus_$t 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==|SUMMARY|.*(deadly signal|Test unit written))" || true
+    -artifact_prefix="$PWD/build-fuzz/fuzz_$t-" -print_final_stats=1 \
+    "$PWD/build-fuzz/corpus_$t" "$PWD/tests/fuzz/corpus_$t" 2>&1 | grep -E "^(#[0-9]+ +DONE|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==|SUMMARY|.*(deadly signal|Test unit written))" || true
   if ls build-fuzz/fuzz_$t-crash-* build-fuzz/fuzz_$t-timeout-* build-fuzz/fuzz_$t-oom-* >/dev/null 2>&1; then
     echo "fuzz_$t found a failing input:"; ls build-fuzz/fuzz_$t-*; exit 1
   fi
