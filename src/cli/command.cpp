@@ -36,17 +36,20 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
   cmd->add_option_function<std::string>(
          "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
          "master seed; same seed → same numbers")
+      ->type_name("UINT")
       ->default_str(std::to_string(f.seed));
   cmd->add_option_function<std::string>(
       "--threads",
       [&f](const std::string& s) { f.threads = static_cast<int>(parse_integer("--threads", s, 1, 4096)); },
-      "worker threads in [1, 4096] (default: all cores); results do not depend on it");
+      "worker threads in [1, 4096] (default: all cores); results do not depend on it")
+      ->type_name("INT");
   cmd->add_option("--out", f.out, "results folder")->capture_default_str();
   cmd->add_flag("--quiet", f.quiet, "no progress output");
   cmd->add_option_function<std::string>(
          "--false-alarm",
          [&f](const std::string& s) { f.false_alarm = parse_real("--false-alarm", s, "in (0, 1)"); },
          "declared family-wise false-alarm rate of each experiment's checks")
+      ->type_name("FLOAT")
       ->default_str(show(f.false_alarm));
 }
 

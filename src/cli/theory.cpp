@@ -69,18 +69,18 @@ const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Plan {
   // Numbers are parsed by akm so every refusal names the flag, the text and the range.
   th->add_option_function<std::string>(
         "--beta", [&f](const std::string& s) { f.beta = parse_real("beta", s, "in [0, 1)"); },
-        "EMA decay β ∈ [0, 1)")->required();
+        "EMA decay β ∈ [0, 1)")->type_name("FLOAT")->required();
   th->add_option_function<std::string>(
         "--eta", [&f](const std::string& s) { f.eta = parse_real("eta", s, "> 0"); },
-        "delta-rule coefficient η > 0 (η < 1+β: normalized key contracts)")->required();
+        "delta-rule coefficient η > 0 (η < 1+β: normalized key contracts)")->type_name("FLOAT")->required();
   th->add_option("--spectrum", f.spec, "covariance spec, e.g. spiked:n=64,spikes=10/5/2,floor=1")->required();
   th->add_option("--key", f.key, "raw | normalized")->capture_default_str();
   th->add_option_function<std::string>(
         "--alpha", [&f](const std::string& s) { f.alpha = parse_real("alpha", s, "> 0"); },
-        "step size α > 0 for the rates")->default_str(show(f.alpha));
+        "step size α > 0 for the rates")->type_name("FLOAT")->default_str(show(f.alpha));
   th->add_option_function<std::string>(
         "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
-        "seed of basis=random")->default_str("0");
+        "seed of basis=random")->type_name("UINT")->default_str("0");
   th->add_flag("--json", f.json, "JSON output (stable contract, see README)");
   return {[st] {
             const TheoryFlags& f = st->flags;
