@@ -1,7 +1,9 @@
 // errors — refusing bad input before any work (DESIGN.md: name parameter, value, range).
 #include "akm/errors.hpp"
 
+#include <charconv>
 #include <cmath>
+#include <system_error>
 
 #include <fmt/format.h>
 
@@ -36,6 +38,39 @@ void require_alpha(double alpha) {
 
 void require_at_least(const std::string& param, long long v, long long lo) {
   if (v < lo) throw InputError(param, std::to_string(v), fmt::format("must be >= {}", lo));
+}
+
+namespace {
+std::string shown(const std::string& text) { return text.empty() ? "\"\"" : text; }
+}  // namespace
+
+double parse_real(const std::string& param, const std::string& text, const std::string& range) {
+  double v = 0.0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end)
+    throw InputError(param, shown(text), "must be a number " + range);
+  return v;
+}
+
+unsigned long long parse_u64(const std::string& param, const std::string& text) {
+  const std::string range = "must be an integer in [0, 18446744073709551615]";
+  unsigned long long v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end) throw InputError(param, shown(text), range);
+  return v;
+}
+
+long long parse_integer(const std::string& param, const std::string& text, long long lo,
+                        long long hi) {
+  const std::string range = fmt::format("must be an integer in [{}, {}]", lo, hi);
+  long long v = 0;
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, v);
+  if (text.empty() || ec != std::errc() || ptr != end || v < lo || v > hi)
+    throw InputError(param, shown(text), range);
+  return v;
 }
 
 }  // namespace akm

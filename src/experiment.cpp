@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "akm/result_hash.hpp"
+
 namespace akm {
 
 
@@ -86,6 +88,18 @@ McOptions ExperimentContext::mc(long long trials, const std::string& what, int g
   return o;
 }
 
+std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
+  // Shortest round-trip text of the rate, so 1e-6 and 0.000001 hash alike.
+  const std::string key = fmt::format("akm-result-v1|{}|{}|{}|{}|{}", version(), info.id, opts.seed,
+                                      opts.quick ? 1 : 0, opts.family_alpha);
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : key) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
 ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opts) {
   const auto t0 = std::chrono::steady_clock::now();
   ResultDir out(opts.out_root, e.info.id);
@@ -107,6 +121,7 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
       {"params", ctx.params},
       {"checks", ctx.checks.to_json()},
       {"pass", ctx.checks.all_pass()},
+      {"hash", result_hash(e.info, opts)},
   };
   // Wall time is printed by the CLI, not stored: summary.json must not depend on the
   // machine or the thread count.

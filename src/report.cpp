@@ -4,6 +4,8 @@
 #include "akm/report.hpp"
 
 #include <sys/wait.h>
+#include <csignal>
+#include <cerrno>
 #include <unistd.h>
 
 #include <algorithm>
@@ -33,6 +35,45 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string pid_tag() { return std::to_string(static_cast<long long>(::getpid())); }
+
+// True when `name` is prefix + the pid of a process that no longer exists: what a killed
+// (SIGKILL, power loss) run left behind. A live pid's files belong to a concurrent run.
+bool left_by_dead_process(const std::string& name, const std::string& prefix) {
+  if (name.rfind(prefix, 0) != 0) return false;
+  const std::string digits = name.substr(prefix.size());
+  if (digits.empty() || digits.size() > 9 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return false;
+  const long pid = std::stol(digits);
+  return pid != ::getpid() && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+// Removes every root/.<id>.staging-<dead pid>; puts root/.<id>.old-<dead pid> back as
+// root/<id> when the swap in commit() was cut between its two renames, else removes it.
+// All ids are swept, so any later run into the same folder repairs it.
+void sweep_stale(const fs::path& root) {
+  std::error_code ec;
+  std::vector<fs::path> stale_staging;
+  std::vector<std::pair<fs::path, std::string>> stale_old;  // path, id
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.size() < 2 || name[0] != '.') continue;
+    for (const std::string kind : {".staging-", ".old-"}) {
+      const auto at = name.rfind(kind);
+      if (at == std::string::npos || at < 2) continue;
+      if (!left_by_dead_process(name, name.substr(0, at + kind.size()))) continue;
+      if (kind == ".staging-") stale_staging.push_back(entry.path());
+      else stale_old.emplace_back(entry.path(), name.substr(1, at - 1));
+    }
+  }
+  for (const auto& p : stale_staging) fs::remove_all(p, ec);
+  for (const auto& [p, id] : stale_old) {
+    if (!fs::exists(fs::symlink_status(root / id)))
+      fs::rename(p, root / id, ec);
+    else
+      fs::remove_all(p, ec);
+  }
+}
 
 // ---------------------------------------------------------------- plain files
 
@@ -656,11 +697,14 @@ ResultDir::ResultDir(const fs::path& root, const std::string& id) : id_(id) {
   require_writable_dir(root, "--out");
   root_ = fs::absolute(root);
   staging_ = root_ / ("." + id_ + ".staging-" + pid_tag());
+  sweep_stale(root_);
   fs::remove_all(staging_);  // left by an earlier process that had the same pid
+  guard_.folder(staging_);
   fs::create_directory(staging_);
 }
 
 ResultDir::~ResultDir() {
+  guard_.release();
   if (committed_) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);
@@ -712,6 +756,8 @@ void ResultDir::commit() {
   const fs::path old = root_ / ("." + id_ + ".old-" + pid_tag());
   fs::remove_all(old);
   const bool had_old = fs::exists(fs::symlink_status(final_dir));
+  // A signal between the two renames puts the previous results back (interrupt.cpp).
+  if (had_old) guard_.restore(old, final_dir);
   if (had_old) fs::rename(final_dir, old);
   try {
     fs::rename(staging_, final_dir);
@@ -720,6 +766,7 @@ void ResultDir::commit() {
     if (had_old) fs::rename(old, final_dir, ec);  // put the previous results back
     throw;
   }
+  guard_.release();
   committed_ = true;
   std::error_code ec;
   fs::remove_all(old, ec);
@@ -741,6 +788,8 @@ bool gnuplot_available() {
 void write_file_atomic(const fs::path& path, const std::string& content) {
   fs::path tmp = path;
   tmp += ".tmp-" + pid_tag();
+  interrupt::Guard guard;
+  guard.file(tmp);
   try {
     write_text(tmp, content);
     fs::rename(tmp, path);
@@ -753,6 +802,12 @@ void write_file_atomic(const fs::path& path, const std::string& content) {
 
 void write_report(const fs::path& root, const fs::path& notebooks) {
   require_writable_dir(root, "--out");
+  std::error_code ec;  // temporaries of a killed earlier run
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    const std::string name = entry.path().filename().string();
+    if (left_by_dead_process(name, "summary.json.tmp-") || left_by_dead_process(name, "index.html.tmp-"))
+      fs::remove(entry.path(), ec);
+  }
   auto exps = load_experiments(root);
   // Link each experiment's notebook when it exists (relative, so the folders can move).
   const fs::path nb_dir = notebooks.empty() ? default_notebook_dir(root) : notebooks;

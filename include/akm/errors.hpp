@@ -30,4 +30,14 @@ void require_alpha(double alpha);
 /// Integer count ≥ lo.
 void require_at_least(const std::string& param, long long v, long long lo);
 
+/// Whole-token number parsers for command-line text: "1.5x", "", " 1" and "0x10" are
+/// refused (InputError naming `param`, the text and `range`), as are values outside it.
+/// A real: any double strtod-style text in decimal ("nan"/"inf" parse; callers range-check).
+double parse_real(const std::string& param, const std::string& text, const std::string& range);
+/// An unsigned 64-bit integer in decimal digits only (no sign, no exponent).
+unsigned long long parse_u64(const std::string& param, const std::string& text);
+/// A decimal integer in [lo, hi].
+long long parse_integer(const std::string& param, const std::string& text, long long lo,
+                        long long hi);
+
 }  // namespace akm

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "akm/interrupt.hpp"
+
 namespace akm {
 
 /// A tidy table: one header, rows of numbers or strings.
@@ -42,7 +44,9 @@ struct Figure {
 class ResultDir {
  public:
   /// Checks that `root` is (or can be created as) a writable folder; throws InputError
-  /// naming --out otherwise. Creates the staging folder root/.<id>.staging-<pid>.
+  /// naming --out otherwise. Creates the staging folder root/.<id>.staging-<pid>, after
+  /// sweeping what a killed earlier run left (its staging folder; its previous results
+  /// caught mid-swap are put back). SIGINT/SIGTERM remove the staging folder (interrupt.hpp).
   ResultDir(const std::filesystem::path& root, const std::string& id);
   ~ResultDir();  ///< removes the staging folder unless committed
   ResultDir(const ResultDir&) = delete;
@@ -62,6 +66,7 @@ class ResultDir {
   std::filesystem::path root_, staging_;
   std::string id_;
   bool committed_ = false;
+  interrupt::Guard guard_;
 };
 
 /// Verifies the output root is writable before any work (InputError naming `param`).

@@ -2,6 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
 
@@ -13,26 +19,47 @@ std::vector<Command>& commands() {
 }
 
 RegisterCommand::RegisterCommand(int order, std::string name, Setup setup) {
-  commands().push_back({order, std::move(name), std::move(setup)});
+  PlannedSetup planned = [setup = std::move(setup)](CLI::App& app) {
+    return Plan{nullptr, setup(app)};
+  };
+  commands().push_back({order, std::move(name), std::move(planned), false});
+}
+
+RegisterCommand::RegisterCommand(int order, std::string name, PlannedSetup setup) {
+  commands().push_back({order, std::move(name), std::move(setup), true});
 }
 
 void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
+  // Numbers are parsed by akm (not CLI11) so that every refusal names the flag, the text
+  // and the valid range in the InputError format.
   cmd->add_flag("--quick", f.quick, "fewer trials, same checks (tolerances follow the standard errors)");
-  cmd->add_option("--seed", f.seed, "master seed; same seed → same numbers")->capture_default_str();
-  cmd->add_option("--threads", f.threads, "worker threads (default: all cores); results do not depend on it");
+  cmd->add_option_function<std::string>(
+         "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
+         "master seed; same seed → same numbers")
+      ->type_name("UINT")
+      ->default_str(std::to_string(f.seed));
+  cmd->add_option_function<std::string>(
+      "--threads",
+      [&f](const std::string& s) { f.threads = static_cast<int>(parse_integer("--threads", s, 1, 4096)); },
+      "worker threads in [1, 4096] (default: all cores); results do not depend on it")
+      ->type_name("INT");
   cmd->add_option("--out", f.out, "results folder")->capture_default_str();
   cmd->add_flag("--quiet", f.quiet, "no progress output");
-  cmd->add_option("--false-alarm", f.false_alarm,
-                  "declared family-wise false-alarm rate of each experiment's checks")->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--false-alarm",
+         [&f](const std::string& s) { f.false_alarm = parse_real("--false-alarm", s, "in (0, 1)"); },
+         "declared family-wise false-alarm rate of each experiment's checks")
+      ->type_name("FLOAT")
+      ->default_str(show(f.false_alarm));
 }
 
 bool show_progress(bool quiet) { return !quiet && isatty(STDERR_FILENO); }
 
 RunOptions to_options(const CommonRunFlags& f) {
-  if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be ≥ 1 (or omitted for all cores)");
-  if (f.threads > 4096) throw InputError("--threads", std::to_string(f.threads), "must be ≤ 4096");
+  if (f.threads < 0 || f.threads > 4096)
+    throw InputError("--threads", std::to_string(f.threads), "must be an integer in [1, 4096]");
   if (!(f.false_alarm > 0 && f.false_alarm < 1))
-    throw InputError("--false-alarm", show(f.false_alarm), "must be in (0, 1)");
+    throw InputError("--false-alarm", show(f.false_alarm), "must be a number in (0, 1)");
   RunOptions o;
   o.family_alpha = f.false_alarm;
   o.quick = f.quick;
@@ -42,6 +69,47 @@ RunOptions to_options(const CommonRunFlags& f) {
   o.progress = show_progress(f.quiet);
   require_writable_dir(o.out_root, "--out");
   return o;
+}
+
+int run_main(int argc, const char* const* argv, bool execute) {
+  CLI::App app{"akm — checks the AK-Momentum paper's theorems against simulation"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(akm::version()));
+
+  auto cmds = commands();
+  std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  std::map<std::string, Plan> plans;
+  std::string names;
+  for (const auto& c : cmds) {
+    plans[c.name] = c.setup(app);
+    names += (names.empty() ? "" : ", ") + c.name;
+  }
+
+  try {
+    // CLI11 would only say "A subcommand is required" for a misspelt command.
+    if (argc > 1 && argv[1][0] != '-' && !plans.count(argv[1]))
+      throw InputError("command", argv[1], "must be one of " + names);
+    try {
+      app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      if (!execute) return e.get_exit_code() == 0 ? 0 : 2;
+      const int code = app.exit(e);  // prints help/version or the error
+      return code == 0 ? 0 : 2;
+    }
+    for (auto* sub : app.get_subcommands()) {
+      const Plan& p = plans.at(sub->get_name());
+      if (p.validate) p.validate();
+      if (!execute) return 0;
+      return p.run();
+    }
+  } catch (const InputError& e) {
+    if (execute) std::cerr << "akm: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    if (execute) std::cerr << "akm: internal error: " << e.what() << "\n";
+    return 3;
+  }
+  return 0;
 }
 
 }  // namespace akm::cli

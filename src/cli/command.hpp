@@ -17,23 +17,41 @@ namespace akm::cli {
 using Action = std::function<int()>;
 using Setup = std::function<Action(CLI::App& app)>;
 
+/// A command split in two: `validate` refuses bad input (throws InputError) and does no
+/// work; `run` does the work. The driver calls validate first, so `akm` can check a command
+/// line without running it (the CLI fuzzer, tests). Commands registered with a plain Setup
+/// validate inside their Action.
+struct Plan {
+  std::function<void()> validate;
+  Action run;
+};
+using PlannedSetup = std::function<Plan(CLI::App& app)>;
+
 struct Command {
   int order;  // position in `akm --help`
   std::string name;
-  Setup setup;
+  PlannedSetup setup;
+  bool validates = false;  // true when registered with a PlannedSetup
 };
 
 std::vector<Command>& commands();
 
 struct RegisterCommand {
   RegisterCommand(int order, std::string name, Setup setup);
+  RegisterCommand(int order, std::string name, PlannedSetup setup);
 };
+
+/// The whole program: parse argv, validate, and (when `execute`) run the chosen command.
+/// Returns the exit code (0 pass, 1 a check failed, 2 bad input, 3 internal error).
+/// With execute = false nothing but validation happens (commands without a validate step
+/// are only parsed), which is what the CLI fuzzer drives.
+int run_main(int argc, const char* const* argv, bool execute = true);
 
 // Flags shared by every command that runs experiments (run, reproduce, …).
 struct CommonRunFlags {
   bool quick = false;
   unsigned long long seed = RunOptions{}.seed;
-  int threads = 0;
+  int threads = 0;  // 0: all cores (the flag itself must be in [1, 4096])
   std::string out = "results";
   bool quiet = false;
   double false_alarm = RunOptions{}.family_alpha;

@@ -3,12 +3,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include <fmt/format.h>
 
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
+#include "akm/result_hash.hpp"
 #include "command.hpp"
 #include "notebooks_step.hpp"
 #include "akm/progress.hpp"
@@ -16,11 +18,34 @@
 namespace akm::cli {
 namespace {
 
-int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts) {
+// --resume: the previous result stands when its summary.json carries the current hash
+// (same code version, seed, quick flag and false-alarm rate); `pass` is its verdict.
+bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass) {
+  const auto path = opts.out_root / e.info.id / "summary.json";
+  std::ifstream in(path);
+  if (!in) return false;
+  const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("hash") || !j["hash"].is_string() || !j.contains("pass") ||
+      !j["pass"].is_boolean() || j["hash"].get<std::string>() != result_hash(e.info, opts))
+    return false;
+  pass = j["pass"].get<bool>();
+  return true;
+}
+
+int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts,
+             bool resume = false) {
   bool all = true;
   RunProgress progress(list.size(), opts.progress);
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
+    bool kept_pass = false;
+    if (resume && up_to_date(e, opts, kept_pass)) {
+      std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}\n",
+                               e.info.id, kept_pass ? "PASS" : "FAIL",
+                               (opts.out_root / e.info.id).string());
+      all = all && kept_pass;
+      continue;
+    }
     progress.begin(k, e.info.id, e.info.title);
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = run_experiment(e, opts);
@@ -50,43 +75,68 @@ const RegisterCommand list_cmd(10, "list", [](CLI::App& app) -> Action {
   };
 });
 
-const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Action {
-  auto flags = std::make_shared<CommonRunFlags>();
-  auto ids = std::make_shared<std::vector<std::string>>();
-  auto* run = app.add_subcommand("run", "run experiments by ID (T1…) or name (fixed-point…)");
-  run->add_option("ID", *ids, "experiment IDs")->required();
-  add_run_flags(run, *flags);
-  return [flags, ids] {
-    auto& reg = Registry::instance();
-    std::vector<const ExperimentEntry*> chosen;
-    for (const auto& id : *ids) {
-      const auto* e = reg.find(id);
-      if (!e) {
-        std::string known;
-        for (const auto& x : reg.all()) known += (known.empty() ? "" : ", ") + x.info.id;
-        throw InputError("ID", id, fmt::format("must be one of {} (see `akm list`)", known));
-      }
-      chosen.push_back(e);
+// Unknown IDs are refused with the list of known ones.
+std::vector<const ExperimentEntry*> find_all(const std::vector<std::string>& ids) {
+  auto& reg = Registry::instance();
+  std::vector<const ExperimentEntry*> chosen;
+  for (const auto& id : ids) {
+    const auto* e = reg.find(id);
+    if (!e) {
+      std::string known;
+      for (const auto& x : reg.all()) known += (known.empty() ? "" : ", ") + x.info.id;
+      throw InputError("ID", id, fmt::format("must be one of {} (see `akm list`)", known));
     }
-    return run_many(chosen, to_options(*flags));
-  };
+    chosen.push_back(e);
+  }
+  return chosen;
+}
+
+struct RunState {
+  CommonRunFlags flags;
+  std::vector<std::string> ids;
+  std::vector<const ExperimentEntry*> chosen;
+  RunOptions opts;
+  bool resume = false;
+};
+
+const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
+  auto st = std::make_shared<RunState>();
+  auto* run = app.add_subcommand("run", "run experiments by ID (T1…) or name (fixed-point…)");
+  run->add_option("ID", st->ids, "experiment IDs")->required();
+  add_run_flags(run, st->flags);
+  run->add_flag("--resume", st->resume,
+                "skip experiments whose summary.json matches this code version, seed, --quick "
+                "and --false-alarm");
+  return {[st] {
+            st->chosen = find_all(st->ids);
+            st->opts = to_options(st->flags);
+          },
+          [st] { return run_many(st->chosen, st->opts, st->resume); }};
 });
 
-const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Action {
-  auto flags = std::make_shared<CommonRunFlags>();
+struct ReproduceState : RunState {
+  std::string notebooks;
+  std::filesystem::path nb_dir;
+};
+
+const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
+  auto st = std::make_shared<ReproduceState>();
   auto* rep = app.add_subcommand("reproduce", "run every experiment, figures, notebooks and the report");
-  add_run_flags(rep, *flags);
-  auto notebooks = std::make_shared<std::string>();
-  add_notebook_flag(rep, *notebooks);
-  return [flags, notebooks] {
-    std::vector<const ExperimentEntry*> all;
-    for (const auto& e : Registry::instance().all()) all.push_back(&e);
-    const auto opts = to_options(*flags);
-    const auto nb_dir = notebook_dir(opts, *notebooks);  // validated before any work
-    const int rc = run_many(all, opts);
-    export_notebooks_and_report(opts, nb_dir);
-    return rc;
-  };
+  add_run_flags(rep, st->flags);
+  add_notebook_flag(rep, st->notebooks);
+  rep->add_flag("--resume", st->resume,
+                "skip experiments whose summary.json matches this code version, seed, --quick "
+                "and --false-alarm (its \"hash\"); rerun the rest");
+  return {[st] {
+            for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
+            st->opts = to_options(st->flags);
+            st->nb_dir = notebook_dir(st->opts, st->notebooks);  // validated before any work
+          },
+          [st] {
+            const int rc = run_many(st->chosen, st->opts, st->resume);
+            export_notebooks_and_report(st->opts, st->nb_dir);
+            return rc;
+          }};
 });
 
 }  // namespace

@@ -1,8 +1,10 @@
 // akm theory — the closed forms per direction (text table or the JSON contract).
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
+#include "akm/errors.hpp"
 #include "akm/spectrum.hpp"
 #include "akm/theory.hpp"
 #include "command.hpp"
@@ -17,10 +19,8 @@ struct TheoryFlags {
   bool json = false;
 };
 
-int cmd_theory(const TheoryFlags& f) {
-  const Spectrum s = parse_spectrum(f.spec, f.seed);
-  const TheoryReport r = make_theory_report(f.beta, f.eta, f.alpha, parse_key(f.key), s);
-  if (f.json) {
+int print_theory(const TheoryReport& r, bool json) {
+  if (json) {
     std::cout << to_json(r).dump(2) << "\n";
     return 0;
   }
@@ -40,17 +40,59 @@ int cmd_theory(const TheoryFlags& f) {
   return 0;
 }
 
-const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Action {
-  auto f = std::make_shared<TheoryFlags>();
+// The closed forms (τ, φ, rates, lags) describe a contracting buffer: every β̃_i > −1.
+// Normalized key: ‖βI − ηx̂x̂ᵀ‖ = max(β, |β−η|), so η < 1+β contracts surely
+// [thm:unconditional-stability]; raw key: η·λ_max < 1+β in expectation (T7, THEOREMS.md).
+void require_contraction(const TheoryFlags& f, Key key, const Spectrum& s) {
+  const double bound = 1.0 + f.beta;
+  if (key == Key::normalized && !(f.eta < bound))
+    throw InputError("eta", show(f.eta),
+                     fmt::format("must be < 1 + beta = {} for the normalized key to contract "
+                                 "(thm:unconditional-stability)", show(bound)));
+  const double lmax = s.lambda.maxCoeff();
+  if (key == Key::raw && !(f.eta * lmax < bound))
+    throw InputError("eta", show(f.eta),
+                     fmt::format("must be < (1 + beta)/lambda_max = {} for the raw key to "
+                                 "contract in expectation (lambda_max = {})",
+                                 show(bound / lmax), show(lmax)));
+}
+
+struct TheoryState {
+  TheoryFlags flags;
+  std::optional<TheoryReport> report;
+};
+
+const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Plan {
+  auto st = std::make_shared<TheoryState>();
+  TheoryFlags& f = st->flags;
   auto* th = app.add_subcommand("theory", "print the closed forms per direction");
-  th->add_option("--beta", f->beta, "EMA decay β ∈ [0, 1)")->required();
-  th->add_option("--eta", f->eta, "delta-rule coefficient η > 0")->required();
-  th->add_option("--spectrum", f->spec, "covariance spec, e.g. spiked:n=64,spikes=10/5/2,floor=1")->required();
-  th->add_option("--key", f->key, "raw | normalized")->capture_default_str();
-  th->add_option("--alpha", f->alpha, "step size α > 0 for the rates")->capture_default_str();
-  th->add_option("--seed", f->seed, "seed of basis=random")->capture_default_str();
-  th->add_flag("--json", f->json, "JSON output (stable contract, see README)");
-  return [f] { return cmd_theory(*f); };
+  // Numbers are parsed by akm so every refusal names the flag, the text and the range.
+  th->add_option_function<std::string>(
+        "--beta", [&f](const std::string& s) { f.beta = parse_real("beta", s, "in [0, 1)"); },
+        "EMA decay β ∈ [0, 1)")->type_name("FLOAT")->required();
+  th->add_option_function<std::string>(
+        "--eta", [&f](const std::string& s) { f.eta = parse_real("eta", s, "> 0"); },
+        "delta-rule coefficient η > 0 (η < 1+β: normalized key contracts)")->type_name("FLOAT")->required();
+  th->add_option("--spectrum", f.spec, "covariance spec, e.g. spiked:n=64,spikes=10/5/2,floor=1")->required();
+  th->add_option("--key", f.key, "raw | normalized")->capture_default_str();
+  th->add_option_function<std::string>(
+        "--alpha", [&f](const std::string& s) { f.alpha = parse_real("alpha", s, "> 0"); },
+        "step size α > 0 for the rates")->type_name("FLOAT")->default_str(show(f.alpha));
+  th->add_option_function<std::string>(
+        "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
+        "seed of basis=random")->type_name("UINT")->default_str("0");
+  th->add_flag("--json", f.json, "JSON output (stable contract, see README)");
+  return {[st] {
+            const TheoryFlags& f = st->flags;
+            require_beta(f.beta);
+            require_eta(f.eta);
+            require_alpha(f.alpha);
+            const Key key = parse_key(f.key);
+            const Spectrum s = parse_spectrum(f.spec, f.seed);
+            require_contraction(f, key, s);
+            st->report = make_theory_report(f.beta, f.eta, f.alpha, key, s);
+          },
+          [st] { return print_theory(*st->report, st->flags.json); }};
 });
 
 }  // namespace
