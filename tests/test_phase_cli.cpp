@@ -101,7 +101,7 @@ TEST(PhaseCli, WritesCsvFiguresAndSummary) {
 // The CSV's rho_ratio columns at a grid point equal `akm theory --json` there.
 TEST(PhaseCli, AgreesWithTheoryJsonAtGridPoints) {
   const fs::path out = fresh("theory") / "map";
-  const auto r = run("phase --x eta:0.1:0.7:3 --y beta:0.6:0.9:2 --metric rho_ratio --direction 2 --alpha 0.3 --key raw" +
+  const auto r = run("phase --x eta:0.01:0.07:3 --y beta:0.6:0.9:2 --metric rho_ratio --direction 2 --alpha 0.3 --key raw" +
                      kSpec + "--out " + out.string() + " --quiet");
   ASSERT_EQ(r.code, 0) << r.out;
   std::istringstream csv(slurp(out / "phase.csv"));
