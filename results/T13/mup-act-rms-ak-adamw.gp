@@ -13,8 +13,7 @@ set output 'mup-act-rms-ak-adamw.png'
 plot 'data_coord_hidden_ak-adamw_act_rms.csv' every ::1 using 2:(column(1) == 128 ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'n = 128', \
      'data_coord_hidden_ak-adamw_act_rms.csv' every ::1 using 2:(column(1) == 256 ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'n = 256', \
      'data_coord_hidden_ak-adamw_act_rms.csv' every ::1 using 2:(column(1) == 512 ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'n = 512', \
-     'data_coord_hidden_ak-adamw_act_rms.csv' every ::1 using 2:(column(1) == 1024 ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'n = 1024', \
-     'data_coord_hidden_ak-adamw_act_rms.csv' every ::1 using 2:(column(1) == 2048 ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'n = 2048'
+     'data_coord_hidden_ak-adamw_act_rms.csv' every ::1 using 2:(column(1) == 1024 ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'n = 1024'
 set terminal svg size 900,600 dynamic enhanced
 set output 'mup-act-rms-ak-adamw.svg'
 replot
