@@ -10,6 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_util.hpp"
+
 #include "akm/spectrum.hpp"
 #include "akm/theory.hpp"
 
@@ -17,20 +19,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WEXITSTATUS(status), out};
-}
+using Result = akm_test::CliResult;
+using akm_test::run_cli;
+Result run(const std::string& args) { return run_cli(args); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::path(AKM_TEST_TMP) / ("cli-" + name);

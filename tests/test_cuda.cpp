@@ -54,7 +54,11 @@ TEST(Cuda, ReportsBuildAndDevice) {
     EXPECT_TRUE(name.empty());
     GTEST_SKIP() << "built without the CUDA backend";
   }
-  if (name.empty()) GTEST_SKIP() << "no CUDA device (" << why << ")";
+  if (name.empty()) {
+    // Built with CUDA but no device: the backend must say why instead of failing silently.
+    EXPECT_FALSE(why.empty());
+    GTEST_SKIP() << "no CUDA device (" << why << ")";
+  }
   EXPECT_GT(cuda::device_fp32_peak(), 0.0);
 }
 

@@ -15,14 +15,12 @@
 
 namespace fs = std::filesystem;
 
+#include "test_util.hpp"
+
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using akm_test::slurp;
+
 
 class NotebookTest : public ::testing::Test {
  protected:

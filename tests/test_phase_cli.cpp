@@ -14,36 +14,21 @@
 
 #include <nlohmann/json.hpp>
 
+#include "test_util.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-Result run(const std::string& args) {
-  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WEXITSTATUS(status), out};
-}
+using Result = akm_test::CliResult;
+using akm_test::run_cli;
+using akm_test::slurp;
+Result run(const std::string& args) { return run_cli(args); }
 
 fs::path fresh(const std::string& name) {
   const fs::path d = fs::path(AKM_TEST_TMP) / ("phase-" + name);
   fs::remove_all(d);
   return d;
-}
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 const std::string kSpec = " --spectrum spiked:n=6,spikes=20/4,floor=0.5 ";

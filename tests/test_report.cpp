@@ -16,14 +16,12 @@
 
 namespace fs = std::filesystem;
 
+#include "test_util.hpp"
+
 namespace {
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using akm_test::slurp;
+
 
 void spit(const fs::path& p, const std::string& s) {
   std::ofstream out(p, std::ios::binary);

@@ -1,0 +1,39 @@
+// Helpers shared by the tests that drive the `akm` program or read the files it writes.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace akm_test {
+
+struct CliResult {
+  int code;         // the program's exit code
+  std::string out;  // stdout and stderr together
+};
+
+// Runs `akm ARGS` (AKM_CLI_PATH) through the shell and collects its output.
+inline CliResult run_cli(const std::string& args) {
+  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
+  const int status = pclose(p);
+  return {WEXITSTATUS(status), out};
+}
+
+// A whole file, byte for byte ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace akm_test
