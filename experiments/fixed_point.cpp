@@ -109,7 +109,7 @@ AKM_EXPERIMENT(T1, "fixed-point", "Fixed point of the AK buffer: M*u_i = Ï†_i á¸
             const double target = s.gain(key, i) * A(r, i) * theory::phi(mu, lam);
             const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
             ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
-                          theory::transient_mean(target, bt, t), mean[o], se[o]);
+                          theory::transient_mean(target, bt, t), res.total.estimate(static_cast<Eigen::Index>(o)));
           }
         }
       }

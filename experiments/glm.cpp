@@ -187,7 +187,7 @@ void buffer_alone(ExperimentContext& ctx, const Setting& s, const Vec& lh, Mat& 
       const auto [p, sp] = predict(i, t);
       const std::size_t o = a_obs(n, cp, i);
       const std::string phase = t <= kT0 ? "fixed-point" : fmt::format("tracking k={}", t - kT0);
-      ctx.checks.mc(fmt::format("A/{}/t={}/{}", phase, t, dir_name(i)), p, mean[o], se[o], sp);
+      ctx.checks.mc(fmt::format("A/{}/t={}/{}", phase, t, dir_name(i)), p, res.total.estimate(static_cast<Eigen::Index>(o)), sp);
       fp.add({static_cast<long long>(t), dir_name(i), static_cast<long long>(i + 1), lh[i],
               theory::beta_tilde(kBeta, kEta, lh[i]), p, sp, mean[o], se[o]});
     }

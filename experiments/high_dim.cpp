@@ -291,9 +291,9 @@ AKM_EXPERIMENT(T9, "high-dim", "High-dimensional regime p > n_s: span confinemen
         const double bt = theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]);
         for (int r = 0; r < kM; ++r) {
           ctx.checks.mc(fmt::format("{}/AK/t={}/{}[{}]", name, t, dirs[j].label, r),
-                        theory::transient_mean(MU(r, j), bt, t), mean[obs(g, 0, j, r)], se[obs(g, 0, j, r)]);
+                        theory::transient_mean(MU(r, j), bt, t), res.total.estimate(static_cast<Eigen::Index>(obs(g, 0, j, r))));
           ctx.checks.mc(fmt::format("{}/EMA/t={}/{}[{}]", name, t, dirs[j].label, r),
-                        theory::transient_mean(GbU(r, j), kBeta, t), mean[obs(g, 1, j, r)], se[obs(g, 1, j, r)]);
+                        theory::transient_mean(GbU(r, j), kBeta, t), res.total.estimate(static_cast<Eigen::Index>(obs(g, 1, j, r))));
         }
       }
     }
@@ -302,9 +302,9 @@ AKM_EXPERIMENT(T9, "high-dim", "High-dimensional regime p > n_s: span confinemen
       const double bt = theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]);
       for (int r = 0; r < kM; ++r) {
         ctx.checks.mc(fmt::format("{}/AK/window/{}[{}]", name, dirs[j].label, r), MU(r, j) * window_factor(bt),
-                      mean[obs(G, 0, j, r)], se[obs(G, 0, j, r)]);
+                      res.total.estimate(static_cast<Eigen::Index>(obs(G, 0, j, r))));
         ctx.checks.mc(fmt::format("{}/EMA/window/{}[{}]", name, dirs[j].label, r), GbU(r, j) * window_factor(kBeta),
-                      mean[obs(G, 1, j, r)], se[obs(G, 1, j, r)]);
+                      res.total.estimate(static_cast<Eigen::Index>(obs(G, 1, j, r))));
       }
     }
 

@@ -318,7 +318,7 @@ AKM_EXPERIMENT(T6, "lag", "Steady lag under a linearly drifting target",
       for (int i = 0; i < n; ++i) {
         const std::size_t o = L.window(b, i);
         const double p = theory::drift_window_mean(B.b[i], B.delta[i], 0.0, t1, t2);
-        ctx.checks.mc(fmt::format("steady/{}/{}", tag, dir_name(i)), p, mean[o], se[o]);
+        ctx.checks.mc(fmt::format("steady/{}/{}", tag, dir_name(i)), p, res.total.estimate(static_cast<Eigen::Index>(o)));
         const double steady_lag = B.delta[i] * theory::lag_per_unit_drift(B.b[i]);
         // Units c_0/η (normalized, EMA) or c_0/(η trΣ) (raw): the ceiling is β in both.
         const double unit = B.rule == kAkRaw ? kC0 / (eta_raw * trace) : kC0 / kEtaNorm;

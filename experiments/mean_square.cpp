@@ -247,7 +247,7 @@ void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R
       const double bt = theory::beta_tilde(kT3Beta, eta, s.lam(key, i));
       const double pred_var = pred2 - std::pow(bt, 2 * lag);
       const std::size_t o = (li * nd + d) * 2;
-      ctx.checks.mc(fmt::format("{}/{}/lag={}/E[P_ii²]", k, dir_name(i), lag), pred2, mean[o + 1], se[o + 1]);
+      ctx.checks.mc(fmt::format("{}/{}/lag={}/E[P_ii²]", k, dir_name(i), lag), pred2, res.total.estimate(static_cast<Eigen::Index>(o + 1)));
       table.add({dir_name(i), static_cast<long long>(lag), bt, pred2, mean[o + 1], se[o + 1],
                  std::sqrt(std::max(0.0, pred_var)), std::sqrt(var[o]),
                  std::sqrt(std::max(0.0, pred_var) / kT3Trials)});

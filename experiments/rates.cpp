@@ -96,13 +96,15 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std:
 // only direction i's state), so pooled least squares over trials and steps,
 // Â = (Σ s_{t+1}s_tᵀ)(Σ s_t s_tᵀ)^{-1}, is a consistent estimate of A_i; ρ(Â) is the
 // fitted rate.
-double fitted_rho(const Vec& mean, int n, int i) {
+Mat2 fitted_map(const Vec& mean, int n, int i) {
   const double* q = mean.data() + mom(n, i, 0);
   Mat2 S00, S10;
   S00 << q[0], q[1], q[1], q[2];
   S10 << q[3], q[4], q[5], q[6];
-  return theory::spectral_radius(S10 * S00.inverse());
+  return S10 * S00.inverse();
 }
+
+double fitted_rho(const Vec& mean, int n, int i) { return theory::spectral_radius(fitted_map(mean, n, i)); }
 
 void counterexample_map(ExperimentContext& ctx, const Setting& s) {
   // Fixed α: ρ^Δ vs ρ^EMA over (αc, η) for the top direction of the spiked spectrum.
@@ -186,8 +188,8 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
           st = A * st;
           if (next < static_cast<int>(kCheckSteps.size()) && t == kCheckSteps[next]) {
             ++next;
-            ctx.checks.mc(fmt::format("{}/e@t={}", tag, t), st[0], mean[at(n, t, i, 0)], se[at(n, t, i, 0)]);
-            ctx.checks.mc(fmt::format("{}/mu@t={}", tag, t), st[1], mean[at(n, t, i, 1)], se[at(n, t, i, 1)]);
+            ctx.checks.mc(fmt::format("{}/e@t={}", tag, t), st[0], res.total.estimate(static_cast<Eigen::Index>(at(n, t, i, 0))));
+            ctx.checks.mc(fmt::format("{}/mu@t={}", tag, t), st[1], res.total.estimate(static_cast<Eigen::Index>(at(n, t, i, 1))));
           }
           if (s.name == "spiked" && i == 0)
             traj.add({s.name, name(arm.rule), dir_name(i), static_cast<long long>(t), st[0],
@@ -196,7 +198,25 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
         // Fitted rate against ρ(A_i), jackknife over trial groups.
         const double rho = theory::spectral_radius(A);
         const auto [fit, fse] = jackknife(res.groups, [&](const Vec& m) { return fitted_rho(m, n, i); });
-        ctx.checks.mc(tag + "/fitted-rate", rho, fit, fse);
+        // The characteristic polynomial of the fitted map (trace, determinant) is a smooth
+        // function of the pooled moments, so its jackknife errors are valid everywhere. ρ is
+        // not smooth where the discriminant tr² − 4det crosses 0 (critical damping: a double
+        // eigenvalue moves like √ε), and there the jackknife error of ρ(Â) is too small
+        // (the audit's T4 u13 false alarms). ρ is checked only where the predicted
+        // discriminant is more than z_two_sided(1e-9) ≈ 6.1 of its own standard errors from
+        // 0 — a rule on the precision of the run, not on the deviation it finds.
+        const MeanEstimate ftr = jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_map(m, n, i).trace(); });
+        const MeanEstimate fdet = jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_map(m, n, i).determinant(); });
+        const auto [fdisc, fdisc_se] = jackknife(res.groups, [&](const Vec& m) {
+          const Mat2 F = fitted_map(m, n, i);
+          return F.trace() * F.trace() - 4.0 * F.determinant();
+        });
+        (void)fdisc;
+        ctx.checks.mc(tag + "/fitted-map trace", A.trace(), ftr);
+        ctx.checks.mc(tag + "/fitted-map det", A.determinant(), fdet);
+        const double disc = A.trace() * A.trace() - 4.0 * A.determinant();
+        if (std::abs(disc) > z_two_sided(1e-9) * fdisc_se)
+          ctx.checks.mc(tag + "/fitted-rate", rho, jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_rho(m, n, i); }));
         const double c = arm.rule == Rule::ema ? (1 - kBeta) * s.spectrum.lambda[i] : A(1, 0);
         const auto band = theory::underdamped_band(arm.det(s, i));
         const bool under = band && arm.alpha * c > band->first && arm.alpha * c < band->second;

@@ -152,7 +152,7 @@ void check_online(ExperimentContext& ctx, const Setting& s, const Mat& A, const 
         const std::size_t k = cp * block + static_cast<std::size_t>(i) * kM + r;
         ctx.checks.mc(fmt::format("{}/t={}/{}[{}]", o.name(), t, dir_label(i), r),
                       theory::transient_mean(o.gain(lam) * A(r, i), o.contraction(lam), t),
-                      mean[k], se[k]);
+                      res.total.estimate(static_cast<Eigen::Index>(k)));
       }
     }
   }
@@ -321,9 +321,9 @@ void unbiased_minimizers(ExperimentContext& ctx, const Dense& d, nlohmann::json&
     for (int r = 0; r < kM; ++r) {
       const std::size_t e = static_cast<std::size_t>(j) * kM + r;
       ctx.checks.mc(fmt::format("ls/unbiased/argmin J_f[{},{}] = A = G Sigma^-1", r, j), d.A(r, j),
-                    mean[e], se[e]);
+                    res.total.estimate(static_cast<Eigen::Index>(e)));
       ctx.checks.mc(fmt::format("ls/unbiased/argmin J_w[{},{}] = G", r, j), gbar(r, j),
-                    mean[k + e], se[k + e]);
+                    res.total.estimate(static_cast<Eigen::Index>(k + e)));
     }
   out["mc"] = {{"S", kMcSample}, {"trials", R}};
 }
@@ -529,7 +529,7 @@ void kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, const 
     ctx.checks.mc_family(
         fmt::format("kfac/t={}/E[M_t] = G Sigma^-1 (I - (I - eta Sigma)^t), worst of {} entries", t,
                     block),
-        pred(worst), mean[cp * block + worst], se[cp * block + worst],
+        pred(worst), res.total.estimate(static_cast<Eigen::Index>(cp * block + worst)),
         static_cast<long long>(block));
   }
   ctx.out.write_csv("data_kfac.csv", table);

@@ -397,7 +397,7 @@ AKM_EXPERIMENT(
         for (int k : kLags) {
           const std::size_t o = obs(n, r, k, i);
           ctx.checks.mc(fmt::format("mean/{}/{}/k={}/{}", S.name, rule_name(r), k, dname[i]),
-                        std::pow(p.rate(r, i), k) * p.y0(r, i), mean[o], se[o]);
+                        std::pow(p.rate(r, i), k) * p.y0(r, i), res.total.estimate(static_cast<Eigen::Index>(o)));
         }
       }
     }

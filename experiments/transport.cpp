@@ -116,7 +116,7 @@ AKM_EXPERIMENT(T3, "transport", "Anisotropic memory transport: E[P_{ℓ→t}]u_i
         const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, i));
         for (int lag : kCheckLags)
           ctx.checks.mc(fmt::format("{}/{}/{}/lag={}", k, s.name, dir_name(i), lag), std::pow(bt, lag),
-                        mean[L.diag(lag, i)], se[L.diag(lag, i)]);
+                        res.total.estimate(static_cast<Eigen::Index>(L.diag(lag, i))));
         // Σ_{k=0}^{K} β̃^k differs from τ by the deterministic tail |β̃|^{K+1}/(1−β̃).
         const double tau = theory::horizon(bt);
         ctx.checks.mc(fmt::format("{}/{}/{}/horizon", k, s.name, dir_name(i)), tau, mean[L.horizon(i)],

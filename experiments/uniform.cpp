@@ -161,7 +161,7 @@ AKM_EXPERIMENT(T8, "uniform", "Direction-uniform tracking bounds and the density
     for (int i = 0; i < n; ++i) {
       const double bt = theory::beta_tilde(kBeta, kEta, lh[i]);
       const std::size_t o = at(n, 1, i);
-      ctx.checks.mc(fmt::format("one-step/{}/{}", sc.name, dir_name(i)), bt, mean[o], se[o]);
+      ctx.checks.mc(fmt::format("one-step/{}/{}", sc.name, dir_name(i)), bt, res.total.estimate(static_cast<Eigen::Index>(o)));
       dirs.add({sc.name, static_cast<long long>(n), dir_name(i), s.spectrum.lambda[i], lh[i], bt, mean[o],
                 se[o]});
     }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include <boost/math/distributions/normal.hpp>
+#include <boost/math/distributions/students_t.hpp>
 
 namespace akm {
 
@@ -32,11 +33,49 @@ nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
-void judge_monte_carlo(CheckRecord& r, double z) {
-  r.tolerance = z * combined_se(r) + r.bias_bound;
+// Two-sided quantile at per-comparison rate p: Student-t with the error's degrees of
+// freedom, the normal beyond 1e6 of them (indistinguishable, and boost is slow there).
+double quantile(double p, double dof) {
+  if (!(dof < 1e6)) return z_two_sided(p);
+  const boost::math::students_t_distribution<double> t(std::max(dof, 1.0));
+  return boost::math::quantile(boost::math::complement(t, p / 2.0));
+}
+
+// Hall's transformation (header): coefficients c and d of f(T) = ((1+cT)³−1)/(3c) + d.
+// The measured part of the error carries the skewness; the predicted part is normal, so the
+// skewness of the difference is g·(se/s)³.
+std::pair<double, double> hall_cd(double g, bool se_exact) {
+  return {se_exact ? -g / 6.0 : g / 3.0, g / 6.0};
+}
+
+double hall_forward(double T, double c, double d) {
+  if (c == 0.0) return T + d;
+  const double u = 1.0 + c * T;
+  return (u * u * u - 1.0) / (3.0 * c) + d;
+}
+
+double hall_inverse(double y, double c, double d) {
+  if (c == 0.0) return y - d;
+  return (std::cbrt(1.0 + 3.0 * c * (y - d)) - 1.0) / c;
+}
+
+double skew_of_difference(const CheckRecord& r) {
+  const double s = combined_se(r);
+  if (!(s > 0.0) || r.skew == 0.0) return 0.0;
+  const double f = r.stderr_measured / s;
+  return r.skew * f * f * f;
+}
+
+void judge_monte_carlo(CheckRecord& r, double alpha_each) {
+  const double s = combined_se(r), q = quantile(alpha_each, r.dof);
+  const auto [c, d] = hall_cd(skew_of_difference(r), r.se_exact);
+  r.tol_above = hall_inverse(q, c, d) * s + r.bias_bound;
+  r.tol_below = -hall_inverse(-q, c, d) * s + r.bias_bound;
+  r.tolerance = std::max(r.tol_above, r.tol_below);
   const bool ok = finite_all({r.predicted, r.measured, r.stderr_measured, r.stderr_predicted,
-                              r.bias_bound, r.tolerance});
-  r.pass = ok && std::abs(r.measured - r.predicted) <= r.tolerance;
+                              r.bias_bound, r.tolerance, r.skew});
+  const double diff = r.measured - r.predicted;
+  r.pass = ok && diff <= r.tol_above && -diff <= r.tol_below;
 }
 
 void judge_exact(CheckRecord& r) {
@@ -54,6 +93,13 @@ void judge_bound(CheckRecord& r) {
 }
 
 }  // namespace
+
+double corrected_deviation(double diff, double se_total, const MeanEstimate& e) {
+  if (!(se_total > 0.0)) return diff == 0.0 ? 0.0 : std::copysign(INFINITY, diff);
+  const double f = e.se / se_total;
+  const auto [c, d] = hall_cd(e.skew * f * f * f, e.se_exact);
+  return hall_forward(diff / se_total, c, d);
+}
 
 double z_two_sided(double p) {
   if (!(p > 0.0 && p <= 1.0))
@@ -91,6 +137,21 @@ void Checks::mc_family(const std::string& name, double predicted, double measure
   records_.push_back(std::move(r));
 }
 
+void Checks::mc(const std::string& name, double predicted, const MeanEstimate& e,
+                double se_pred, double bias_bound) {
+  mc_family(name, predicted, e, 1, se_pred, bias_bound);
+  records_.back().kind = "mc";
+}
+
+void Checks::mc_family(const std::string& name, double predicted, const MeanEstimate& e,
+                       long long comparisons, double se_pred, double bias_bound) {
+  mc_family(name, predicted, e.mean, e.se, comparisons, se_pred, bias_bound);
+  CheckRecord& r = records_.back();
+  r.skew = e.skew;
+  r.dof = e.dof;
+  r.se_exact = e.se_exact;
+}
+
 void Checks::exact(const std::string& name, double predicted, double measured, double rel,
                    double abs) {
   if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
@@ -123,10 +184,11 @@ void Checks::finalize() {
   for (const auto& r : records_)
     if (is_monte_carlo(r)) k += r.comparisons;
   // Bonferroni: every Monte-Carlo comparison of the run shares the family-wise rate.
-  z_ = z_two_sided(alpha_ / static_cast<double>(std::max(k, 1LL)));
+  const double alpha_each = alpha_ / static_cast<double>(std::max(k, 1LL));
+  z_ = z_two_sided(alpha_each);
   for (auto& r : records_) {
     if (is_monte_carlo(r))
-      judge_monte_carlo(r, z_);
+      judge_monte_carlo(r, alpha_each);
     else if (r.kind == "exact")
       judge_exact(r);
     else
@@ -147,8 +209,12 @@ nlohmann::json Checks::to_json() const {
   auto out = nlohmann::json::array();
   for (const auto& r : records_) {
     const double se = combined_se(r);
-    nlohmann::json z_score = nullptr;
-    if (se > 0.0) z_score = number_or_null(std::abs(r.measured - r.predicted) / se);
+    nlohmann::json z_score = nullptr, z_corrected = nullptr;
+    if (se > 0.0) {
+      z_score = number_or_null(std::abs(r.measured - r.predicted) / se);
+      const MeanEstimate e{r.measured, r.stderr_measured, r.skew, r.dof, r.se_exact};
+      z_corrected = number_or_null(std::abs(corrected_deviation(r.measured - r.predicted, se, e)));
+    }
     out.push_back({{"name", r.name},
                    {"kind", r.kind},
                    {"predicted", number_or_null(r.predicted)},
@@ -159,6 +225,12 @@ nlohmann::json Checks::to_json() const {
                    {"tolerance", number_or_null(r.tolerance)},
                    {"comparisons", r.comparisons},
                    {"z_score", z_score},
+                   {"z_corrected", z_corrected},
+                   {"skew_of_mean", number_or_null(r.skew)},
+                   {"dof", number_or_null(r.dof)},
+                   {"se_exact", r.se_exact},
+                   {"tolerance_below", number_or_null(r.tol_below)},
+                   {"tolerance_above", number_or_null(r.tol_above)},
                    {"pass", r.pass}});
   }
   return out;

@@ -13,14 +13,18 @@ namespace akm {
 
 TrialStats::TrialStats(std::size_t n_obs)
     : mean_(Vec::Zero(static_cast<Eigen::Index>(n_obs))),
-      m2_(Vec::Zero(static_cast<Eigen::Index>(n_obs))) {}
+      m2_(Vec::Zero(static_cast<Eigen::Index>(n_obs))),
+      m3_(Vec::Zero(static_cast<Eigen::Index>(n_obs))) {}
 
 void TrialStats::add(const double* x) {
   ++count_;
-  const double inv = 1.0 / static_cast<double>(count_);
+  const double n = static_cast<double>(count_), inv = 1.0 / n;
   for (Eigen::Index j = 0; j < mean_.size(); ++j) {
     const double d = x[j] - mean_[j];
-    mean_[j] += d * inv;
+    const double dn = d * inv;
+    // Pébay (2008) one-pass third moment; uses M2 before this sample's update.
+    m3_[j] += d * dn * dn * (n - 1.0) * (n - 2.0) - 3.0 * dn * m2_[j];
+    mean_[j] += dn;
     m2_[j] += d * (x[j] - mean_[j]);
   }
 }
@@ -36,6 +40,9 @@ void TrialStats::merge(const TrialStats& o) {
   const double n = na + nb;
   for (Eigen::Index j = 0; j < mean_.size(); ++j) {
     const double d = o.mean_[j] - mean_[j];
+    // Pébay's pairwise merge of the third central moment (before M2 is combined).
+    m3_[j] += o.m3_[j] + d * d * d * na * nb * (na - nb) / (n * n) +
+              3.0 * d * (na * o.m2_[j] - nb * m2_[j]) / n;
     mean_[j] += d * nb / n;
     m2_[j] += o.m2_[j] + d * d * na * nb / n;
   }
@@ -49,6 +56,23 @@ Vec TrialStats::variance() const {
 
 Vec TrialStats::stderr_mean() const {
   return (variance() / static_cast<double>(count_)).array().sqrt().matrix();
+}
+
+Vec TrialStats::skewness_of_mean() const {
+  Vec g(mean_.size());
+  for (Eigen::Index j = 0; j < g.size(); ++j)
+    g[j] = m2_[j] > 0.0 ? m3_[j] / std::pow(m2_[j], 1.5) : 0.0;
+  return g;
+}
+
+MeanEstimate TrialStats::estimate(Eigen::Index j) const {
+  MeanEstimate e;
+  e.mean = mean_[j];
+  e.se = count_ >= 2 ? std::sqrt(m2_[j] / static_cast<double>(count_ - 1) / static_cast<double>(count_))
+                     : std::nan("");
+  e.skew = m2_[j] > 0.0 ? m3_[j] / std::pow(m2_[j], 1.5) : 0.0;
+  e.dof = static_cast<double>(count_ - 1);
+  return e;
 }
 
 int resolve_threads(int threads) {
@@ -138,6 +162,12 @@ McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel
 
 std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,
                                     const std::function<double(const Vec&)>& stat) {
+  const MeanEstimate e = jackknife_estimate(groups, stat);
+  return {e.mean, e.se};
+}
+
+MeanEstimate jackknife_estimate(const std::vector<TrialStats>& groups,
+                                const std::function<double(const Vec&)>& stat) {
   const std::size_t g = groups.size();
   if (g < 2) throw std::invalid_argument("jackknife: need at least 2 groups");
   // Pooled sums once; each leave-one-out mean is (Σ − group sum)/(N − n_k): O(g·n_obs)
@@ -157,12 +187,16 @@ std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,
   double mean = 0;
   for (double v : loo) mean += v;
   mean /= static_cast<double>(g);
-  double ss = 0;
-  for (double v : loo) ss += (v - mean) * (v - mean);
-  const double se = std::sqrt(ss * static_cast<double>(g - 1) / static_cast<double>(g));
-  // Bias-corrected jackknife estimate.
-  const double est = static_cast<double>(g) * full - static_cast<double>(g - 1) * mean;
-  return {est, se};
+  double ss = 0, s3 = 0;
+  for (double v : loo) ss += (v - mean) * (v - mean), s3 += (v - mean) * (v - mean) * (v - mean);
+  MeanEstimate e;
+  e.se = std::sqrt(ss * static_cast<double>(g - 1) / static_cast<double>(g));
+  // Bias-corrected jackknife estimate = mean of the pseudo-values g·full − (g−1)·loo_k,
+  // whose deviations are −(g−1) times those of loo: the skewness of their mean is −m3/m2^{3/2}.
+  e.mean = static_cast<double>(g) * full - static_cast<double>(g - 1) * mean;
+  e.skew = ss > 0.0 ? -s3 / std::pow(ss, 1.5) : 0.0;
+  e.dof = static_cast<double>(g - 1);
+  return e;
 }
 
 }  // namespace akm

@@ -52,6 +52,38 @@ TEST(TrialStats, MatchesTwoPassMeanAndVariance) {
   }
 }
 
+// The third moment feeds the skew correction of the checks: one pass and merged chunks
+// must agree with the two-pass m3/m2^{3/2} on a skewed sample (χ²₁, exp-like uniform).
+TEST(TrialStats, SkewnessOfMeanMatchesTwoPassAndMerge) {
+  Stream s(9, 0);
+  std::vector<std::array<double, 2>> rows(2000);
+  TrialStats all(2), a(2), b(2), c(2);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const double z = s.normal();
+    rows[i] = {z * z, -std::log(s.uniform())};
+    all.add(rows[i].data());
+    (i < 300 ? a : i < 1100 ? b : c).add(rows[i].data());
+  }
+  a.merge(b);
+  a.merge(c);
+  for (int j = 0; j < 2; ++j) {
+    double m = 0, m2 = 0, m3 = 0;
+    for (auto& r : rows) m += r[j];
+    m /= rows.size();
+    for (auto& r : rows) m2 += (r[j] - m) * (r[j] - m), m3 += std::pow(r[j] - m, 3);
+    const double g = m3 / std::pow(m2, 1.5);
+    EXPECT_NEAR(all.skewness_of_mean()[j], g, 1e-10 * std::abs(g));
+    EXPECT_NEAR(a.skewness_of_mean()[j], g, 1e-10 * std::abs(g));
+    const MeanEstimate e = all.estimate(j);
+    EXPECT_EQ(e.mean, all.mean()[j]);
+    EXPECT_EQ(e.se, all.stderr_mean()[j]);
+    EXPECT_EQ(e.dof, 1999.0);
+    EXPECT_FALSE(e.se_exact);
+  }
+  // χ²₁ has skewness 2√2; the mean of 2000 samples has 2√2/√2000 (sampling error ~10%).
+  EXPECT_NEAR(all.skewness_of_mean()[0], 2 * std::sqrt(2.0) / std::sqrt(2000.0), 0.03);
+}
+
 TEST(TrialStats, MergeEqualsSequential) {
   Stream s(8, 0);
   TrialStats all(2), a(2), b(2);

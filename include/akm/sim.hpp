@@ -11,11 +11,15 @@
 #include <vector>
 
 #include "akm/linalg.hpp"
+#include "akm/mean_estimate.hpp"
 
 namespace akm {
 
-/// Streaming mean and variance of a vector of observables over trials (Welford; merging by
-/// Chan–Golub–LeVeque).
+/// Streaming mean, variance and third central moment of a vector of observables over
+/// trials (Welford / Pébay; merging by Chan–Golub–LeVeque and Pébay). The third moment
+/// gives the skewness of the mean, which the checks use to correct their tolerance
+/// (include/akm/check.hpp): with a few hundred trials of a skewed observable the normal
+/// tail is several times too light at a Bonferroni z.
 class TrialStats {
  public:
   TrialStats() = default;
@@ -29,10 +33,16 @@ class TrialStats {
   const Vec& mean() const { return mean_; }
   Vec variance() const;        ///< unbiased sample variance across trials
   Vec stderr_mean() const;     ///< sqrt(variance / count)
+  /// Skewness of the trial mean's sampling distribution, γ̂/√count = m3/m2^{3/2} (0 when
+  /// the observable is constant).
+  Vec skewness_of_mean() const;
+  /// Observable j as a Monte-Carlo estimate for a check: mean, standard error, the skewness
+  /// of the mean and count − 1 degrees of freedom (a sample, studentized, error).
+  MeanEstimate estimate(Eigen::Index j) const;
 
  private:
   long long count_ = 0;
-  Vec mean_, m2_;
+  Vec mean_, m2_, m3_;
 };
 
 struct McOptions {
@@ -65,5 +75,9 @@ int resolve_threads(int threads);
 /// `stat` receives the pooled mean vector of a subset of groups.
 std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,
                                     const std::function<double(const Vec&)>& stat);
+/// The same as an estimate for a check: the pseudo-values' skewness and g − 1 degrees of
+/// freedom travel with it (include/akm/check.hpp).
+MeanEstimate jackknife_estimate(const std::vector<TrialStats>& groups,
+                                const std::function<double(const Vec&)>& stat);
 
 }  // namespace akm
