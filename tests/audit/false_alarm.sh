@@ -3,10 +3,11 @@
 # check's verdict at several declared family-wise rates, then tests/audit/false_alarm_report.py
 # compares the observed failure rate of each experiment with its declared rate.
 #
-#   tests/audit/false_alarm.sh [-n N] [-s FIRST_SEED] [-a RATES] [-j JOBS] [-b AKM] [-o DIR]
+#   tests/audit/false_alarm.sh [-n N] [-s FIRST_SEED] [-a RATES] [-j JOBS] [-i IDS] [-x IDS] [-b AKM] [-o DIR]
 #     -n N      seeds to run (default 200)           -s FIRST  first seed (default 1)
 #     -a RATES  comma list of declared rates judged per seed (default 1e-6,1e-3,0.1)
 #     -j JOBS   seeds run in parallel, one thread each (default 2)
+#     -i IDS    comma list of experiments (default: every one)   -x IDS  comma list left out
 #     -b AKM    the akm binary (default build/akm, copied so rebuilds do not interfere)
 #     -o DIR    output folder (default /tmp/akm-false-alarm); results.tsv is appended, so an
 #               interrupted audit resumes where it stopped (delete the folder after a code change).
@@ -16,16 +17,18 @@
 # design and are left out. A seed of the quick suite is ~90 s of one core; runs are niced.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-n=200; first=1; rates="1e-6,1e-3,0.1"; jobs=2; bin=build/akm; out=/tmp/akm-false-alarm
-while getopts "n:s:a:j:b:o:" opt; do
-  case $opt in n) n=$OPTARG;; s) first=$OPTARG;; a) rates=$OPTARG;; j) jobs=$OPTARG;; b) bin=$OPTARG;;
-               o) out=$OPTARG;; *) exit 2;; esac
+n=200; first=1; rates="1e-6,1e-3,0.1"; jobs=2; only=""; skip=""; bin=build/akm; out=/tmp/akm-false-alarm
+while getopts "n:s:a:j:i:x:b:o:" opt; do
+  case $opt in n) n=$OPTARG;; s) first=$OPTARG;; a) rates=$OPTARG;; j) jobs=$OPTARG;; i) only=$OPTARG;;
+               x) skip=$OPTARG;; b) bin=$OPTARG;; o) out=$OPTARG;; *) exit 2;; esac
 done
 mkdir -p "$out"
 if [ ! -x "$out/akm" ]; then cp "$bin" "$out/akm"; fi
 tsv="$out/results.tsv"
 [ -f "$tsv" ] || printf 'seed\tfalse_alarm\tid\tcheck\tkind\tpass\tz_score\n' > "$tsv"
-ids=$("$out/akm" list | awk '/^[TE][0-9]+ /{print $1}' | grep -vxF -f <(grep -v '^#' tests/known_refuted.txt | awk '{print $1}'))
+ids=$("$out/akm" list | awk '/^[TE][0-9]+ /{print $1}' |
+  grep -vxF -f <(grep -v '^#' tests/known_refuted.txt | awk '{print $1}'; tr , '\n' <<< "$skip") |
+  { if [ -n "$only" ]; then grep -xF -f <(tr , '\n' <<< "$only"); else cat; fi; } | tr '\n' ' ')
 export out tsv rates ids
 one_seed() {
   local s=$1 dir="$out/run-$1" rc=0
