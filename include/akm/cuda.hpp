@@ -26,5 +26,8 @@ wl::Observations w1(const wl::W1& w, std::uint64_t seed);
 wl::Observations w2(const wl::W2& w, std::uint64_t seed);
 wl::Observations w3(const wl::W3& w, std::uint64_t seed);
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat);
+/// The fitting workload of `akm simulate` (rows: trial groups, as engine::fit), float state,
+/// double moments; one thread per trial, trials in batches that fit device memory.
+wl::Observations fit(const wl::Fit& w, std::uint64_t seed);
 
 }  // namespace akm::cuda
