@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <functional>
 
+#include "akm/phase_measure.hpp"
 #include "akm/random.hpp"
 #include "akm/workloads.hpp"
 
@@ -57,6 +58,11 @@ wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision 
 /// `progress(groups done, groups)` is called from worker threads when set.
 wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precision p,
                      const std::function<void(long long, long long)>& progress = {});
+/// One trial of `akm phase --measure`: phase::measure_trial on the stream
+/// Stream(seed, trial, keys) with batched normals and vector loops (double).
+phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
+                               double beta, double eta, int direction, int lag,
+                               std::uint64_t seed, std::uint64_t trial);
 /// Both orders, computed in precision p with AVX GEMM, rows of M split into a fixed number
 /// of blocks (independent of the thread count); returned in double.
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat, int threads,
