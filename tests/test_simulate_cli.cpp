@@ -86,3 +86,17 @@ TEST(SimulateCli, CudaBackendRefusedWithoutADevice) {
       << r.out;
   EXPECT_FALSE(fs::exists(out));
 }
+
+// `run` has no CUDA kernels to offer: --backend cpu is the default and accepted, cuda is
+// refused before any work (tests/bad_input.tsv has the message rows).
+TEST(RunBackend, CpuAcceptedCudaRefused) {
+  const fs::path out = fresh("run_backend");
+  auto r = run_cli("run T1 --quick --backend cpu --threads 2 --quiet --out " + out.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
+  const fs::path none = fresh("run_backend_cuda");
+  r = run_cli("run T1 --quick --backend cuda --out " + none.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("CPU reference engine"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(none));
+}
