@@ -20,6 +20,34 @@ Backend parse_backend(const std::string& s) {
 
 const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "cuda"; }
 
+double raw_second_moment_radius(double beta, double eta, const Vec& lambda) {
+  // V ← E[F V F], F = βI − ηxxᵀ, x ~ N(0, diag λ): on diag V it is D + η²λλᵀ with
+  // D_ii = (β − ηλ_i)² + η²λ_i² (Gaussian fourth moments E[xxᵀVxxᵀ] = 2ΣVΣ + tr(VΣ)Σ);
+  // off-diagonal entries decay by (β−ηλ_i)(β−ηλ_j) + η²λ_iλ_j ≤ √(D_ii D_jj). The Perron
+  // root ρ > max D of a diagonal plus rank-one map solves η²Σ λ_i²/(ρ − D_ii) = 1 (bisection).
+  const Eigen::Index n = lambda.size();
+  double dmax = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double b = beta - eta * lambda[i];
+    dmax = std::max(dmax, b * b + eta * eta * lambda[i] * lambda[i]);
+  }
+  auto f = [&](double rho) {
+    double s = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double b = beta - eta * lambda[i];
+      s += eta * eta * lambda[i] * lambda[i] / (rho - (b * b + eta * eta * lambda[i] * lambda[i]));
+    }
+    return s;
+  };
+  double lo = dmax, hi = dmax + 1.0;
+  while (f(hi) > 1.0) hi = dmax + 2.0 * (hi - dmax);
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (f(mid) > 1.0 ? lo : hi) = mid;
+  }
+  return hi;
+}
+
 void validate(const Options& o, const Spectrum& s) {
   require_beta(o.beta);
   require_eta(o.eta);
@@ -40,6 +68,14 @@ void validate(const Options& o, const Spectrum& s) {
                      fmt::format("must be < (1 + beta)/lambda_max = {} for the raw key to "
                                  "contract in expectation (lambda_max = {})",
                                  show(bound / lmax), show(lmax)));
+  if (o.key == Key::raw) {
+    const double r2 = raw_second_moment_radius(o.beta, o.eta, s.lambda);
+    if (!(r2 < 1.0))
+      throw InputError("eta", show(o.eta),
+                       fmt::format("the raw-key buffer must be mean-square stable for Monte-Carlo "
+                                   "means to have standard errors, but its second-moment radius "
+                                   "is {} >= 1 at beta = {}: lower eta", show(r2), show(o.beta)));
+  }
   if (o.trials < 100 || o.trials > 1000000000LL)
     throw InputError("--trials", std::to_string(o.trials),
                      "must be an integer in [100, 1000000000] (standard errors come from a "
@@ -60,6 +96,22 @@ void validate(const Options& o, const Spectrum& s) {
     if (o.precision != engine::Precision::f32)
       throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
   }
+}
+
+std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s) {
+  const double scale = 2.0 * s.lambda.maxCoeff() + s.lambda.sum();
+  std::vector<std::string> out;
+  auto check = [&](const char* arm, double gain) {
+    const double g = o.alpha * gain * scale;
+    if (!(g < 2.0))
+      out.push_back(fmt::format("{}: alpha·gain·(2 lambda_max + tr Sigma) = {:.3g} >= 2, outside the "
+                                "mean-square rule of thumb: heavy-tailed trials can make |z| exceed "
+                                "the limit more often than the declared false-alarm rate; lower --alpha",
+                                arm, g));
+  };
+  check("ema", 1.0);
+  if (o.key == Key::raw) check("ak", o.eta / (1.0 - o.beta));
+  return out;
 }
 
 wl::Fit make_fit(const Options& o, const Spectrum& s) {
@@ -199,6 +251,7 @@ Result run(const Options& o, const Spectrum& s) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Result r = analyze(o, w, th, g);
   r.seconds = secs;
+  r.warnings = ms_warnings(o, s);
   return r;
 }
 
@@ -242,6 +295,7 @@ nlohmann::json to_json(const Result& r, const Spectrum& s) {
              return f;
            }()},
           {"seconds", r.seconds},
+          {"warnings", r.warnings},
           {"directions", dirs}};
 }
 

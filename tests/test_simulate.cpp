@@ -62,7 +62,7 @@ double worst_ratio(const wl::Fit& w, const wl::Observations& a, const wl::Observ
 
 wl::Fit small_fit(bool normalized) {
   const Spectrum s = parse_spectrum("spiked:n=8,spikes=4/2,floor=0.5");
-  simulate::Options o = options(normalized ? Key::normalized : Key::raw, normalized ? 0.5 : 0.2,
+  simulate::Options o = options(normalized ? Key::normalized : Key::raw, normalized ? 0.5 : 0.1,
                                 0.05, 100, 120);
   wl::Fit w = simulate::make_fit(o, s);
   w.trials = 24;  // the plain reference is slow: a few trials in 6 groups
@@ -107,11 +107,12 @@ TEST(Simulate, MeasuredMapsAgreeWithClosedForms) {
     double eta, alpha;
   };
   for (const Case& c : {Case{"power:n=16,exp=1", Key::normalized, 0.5, 0.1},
-                        Case{"spiked:n=8,spikes=4/2,floor=0.5", Key::raw, 0.2, 0.03}}) {
+                        Case{"spiked:n=8,spikes=4/2,floor=0.5", Key::raw, 0.1, 0.03}}) {
     const Spectrum s = parse_spectrum(c.spec);
     const simulate::Options o = options(c.key, c.eta, c.alpha, 4000, 200);
     const simulate::Result r = simulate::run(o, s);
     EXPECT_TRUE(r.finite) << c.spec;
+    EXPECT_TRUE(r.warnings.empty()) << c.spec;  // inside the mean-square rule of thumb
     EXPECT_EQ(r.checks.size(), std::size_t(6 * s.n()));
     for (const auto& rec : r.checks.records())
       EXPECT_TRUE(rec.pass) << c.spec << " " << rec.name << ": predicted " << rec.predicted
@@ -167,6 +168,12 @@ TEST(Simulate, ValidateRefusesBadOptions) {
   bad.eta = 0.5;  // η·λ_max = 2 ≥ 1.9
   EXPECT_TRUE(refused(bad));
   bad = ok;
+  bad.key = Key::raw;
+  bad.eta = 0.2;  // contracts in expectation (0.8 < 1.9) but not in mean square (radius 1.47)
+  EXPECT_TRUE(refused(bad));
+  bad.eta = 0.1;
+  EXPECT_FALSE(refused(bad));
+  bad = ok;
   bad.trials = 99;
   EXPECT_TRUE(refused(bad));
   bad = ok;
@@ -193,4 +200,29 @@ TEST(Simulate, CudaMatchesCpuFloat) {
   ASSERT_EQ(cpu.values.size(), gpu.values.size());
   // Both float: each off the exact trajectory by the float model, so by twice it from each other.
   EXPECT_LE(worst_ratio(w, cpu, gpu, 2 * (kC * w.n() * kEps32 + 4e-4)), 1.0);
+}
+
+// The raw transport's second-moment radius against a direct iteration of E[F V F] on the
+// diagonal of V (Gaussian moments), and against the one-direction closed form.
+TEST(Simulate, RawSecondMomentRadius) {
+  Vec lam(3);
+  lam << 4, 2, 0.5;
+  const double beta = 0.9, eta = 0.15;
+  Vec V = Vec::Ones(3);
+  double growth = 0;
+  for (int k = 0; k < 4000; ++k) {
+    const double tr = lam.dot(V);
+    Vec W(3);
+    for (int i = 0; i < 3; ++i) {
+      const double b = beta - eta * lam[i];
+      W[i] = (b * b + eta * eta * lam[i] * lam[i]) * V[i] + eta * eta * lam[i] * tr;
+    }
+    growth = W.sum() / V.sum();
+    V = W / W.sum();
+  }
+  EXPECT_NEAR(simulate::raw_second_moment_radius(beta, eta, lam), growth, 1e-9);
+  Vec one(1);
+  one << 2.0;  // n = 1: (β − ηλ)² + 2η²λ² (E z⁴ = 3)
+  EXPECT_NEAR(simulate::raw_second_moment_radius(beta, eta, one),
+              std::pow(beta - eta * 2, 2) + 2 * eta * eta * 4, 1e-12);
 }

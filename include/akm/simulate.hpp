@@ -46,8 +46,13 @@ struct Options {
   std::function<void(long long, long long)> progress;  ///< (groups done, groups)
 };
 
+/// Spectral radius of the second-moment map of the raw-key transport v ← v(βI − ηxxᵀ)
+/// (Gaussian keys, eigenvalues λ); < 1 iff E‖v_t‖² → 0 (mean-square stable).
+double raw_second_moment_radius(double beta, double eta, const Vec& lambda);
+
 /// Refuses bad options (InputError naming the flag, the value and the valid range): β ∈
-/// [0,1), η > 0 with the contraction condition of the key, α > 0, σ ≥ 0, trials ≥ 100,
+/// [0,1), η > 0 with the contraction condition of the key (raw key: also mean-square
+/// stable, raw_second_moment_radius < 1), α > 0, σ ≥ 0, trials ≥ 100,
 /// 1 ≤ steps ≤ 10⁶, false alarm in (0,1), backend availability (cuda: built, a device,
 /// float precision).
 void validate(const Options& o, const Spectrum& s);
@@ -80,7 +85,17 @@ struct Result {
   double rounding_step = 0;  ///< relative rounding allowance of a one-step coefficient
   double seconds = 0;
   bool finite = true;  ///< false: some statistic is not finite (the run diverged)
+  /// Regimes where the standard errors may not hold (see ms_warnings).
+  std::vector<std::string> warnings;
 };
+
+/// The verdict's false-alarm rate assumes the trial statistics have finite variance
+/// (finite fourth moments of the state). Arms fed the raw gradient (e·x)x — SGD-EMA, and
+/// AK-SGD with the raw key — are assured of that only well inside the mean-square region;
+/// the rule of experiments/rates.cpp (from E[xxᵀxxᵀ] = 2Σ² + tr(Σ)Σ for Gaussian keys):
+/// γ·(2λ_max + tr Σ) < 2 with γ = α × the buffer's largest gain (EMA 1, AK raw η/(1−β)).
+/// Returns one warning per arm outside it (a rule of thumb, so a warning, not a refusal).
+std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s);
 
 /// Statistics and checks from the group means of a run of `w` (any backend).
 Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,

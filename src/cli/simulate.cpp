@@ -98,6 +98,7 @@ void print_table(const simulate::Result& r, const Spectrum& s) {
                            "worst |z| = {:.2f} ({}); {:.2f} s\n",
                            r.checks.size() - failed, r.checks.size(), r.checks.z(), o.false_alarm,
                            worst, worst_name, r.seconds);
+  for (const auto& w : r.warnings) std::cout << "warning: " << w << "\n";
   if (!r.finite)
     std::cout << "the run diverged (non-finite statistics): the stochastic iteration is not "
                  "mean-square stable at this α; lower --alpha\n";
