@@ -60,6 +60,8 @@ TEST(SimulateCli, WritesRatesAndSummary) {
   for (const char* arm : {"ak", "ema"})
     for (const char* q : {"contraction", "coupling", "rate", "final_error"})
       EXPECT_TRUE(d[arm][q].contains("stderr")) << arm << "/" << q;
+  for (const char* f : {"contraction.png", "contraction.svg", "contraction.gp", "rate.png", "rate.svg"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
   // No staging folder is left behind.
   for (const auto& e : fs::directory_iterator(out.parent_path()))
     EXPECT_EQ(e.path().filename().string().find(".staging"), std::string::npos) << e.path();

@@ -1,7 +1,8 @@
 // akm simulate — one Monte-Carlo run of AK-SGD (the AK buffer) and SGD-EMA on a spectrum:
 // per-direction contraction β̃_i, coupling c_i, rate ρ_i and final error measured with
 // standard errors beside the closed forms (akm/simulate.hpp). Output folder --out:
-// rates.csv (one row per arm and direction), summary.json; staged and renamed into place.
+// rates.csv (one row per arm and direction), contraction.{gp,png,svg}, rate.{gp,png,svg},
+// summary.json; staged and renamed into place.
 // Exit 0: every check within its tolerance; 1: a check failed or the run diverged.
 #include <cmath>
 #include <cstdio>
@@ -118,6 +119,25 @@ int cmd_simulate(SimulateState& st) {
   const simulate::Result r = simulate::run(o, *st.spectrum);
   ResultDir dir(st.root, st.id);
   dir.write_csv("rates.csv", rates_table(r));
+  // Two figures from rates.csv: the buffer contraction β̃_i and the rate ρ_i per direction,
+  // measured (± standard error) over the closed form, AK beside EMA.
+  for (const auto& [stat, label] : {std::pair<std::string, std::string>{"contraction", "buffer contraction (β̃_i; EMA: β)"},
+                                    std::pair<std::string, std::string>{"rate", "rate ρ(A_i)"}}) {
+    Figure fig;
+    fig.name = stat;
+    fig.title = fmt::format("akm simulate, {} key, β = {}, η = {}, α = {}: {}", to_string(o.key),
+                            show(o.beta), show(o.eta), show(o.alpha), label);
+    fig.xlabel = "direction i (eigenvalues descending)";
+    fig.ylabel = label;
+    for (const char* arm : {"ak", "ema"}) {
+      const std::string name = std::string(arm) == "ak" ? "AK-SGD" : "SGD-EMA";
+      fig.series.push_back({"rates.csv", "direction", stat, stat + "_se", name + " measured",
+                            "errorbars", std::string("arm=") + arm});
+      fig.series.push_back({"rates.csv", "direction", stat + "_pred", "", name + " closed form",
+                            "lines", std::string("arm=") + arm});
+    }
+    dir.figure(fig);
+  }
   nlohmann::json j = simulate::to_json(r, *st.spectrum);
   j["version"] = version();
   j["threads"] = resolve_threads(f.threads);
