@@ -234,7 +234,7 @@ __global__ void w2_kernel(const float* sl, int n, int steps, float alpha, float 
 // memory laid out [quantity·n + i]·B + b (coalesced across the batch). The float state and
 // arithmetic of the float CPU engine (k = x/‖x‖, δ = e·x + σε), moments in double.
 __global__ void fit_kernel(const float* sl, int n, int steps, float alpha, float beta, float eta,
-                           float sigma, bool normalized, unsigned long long seed,
+                           float sigma, float omb, bool normalized, unsigned long long seed,
                            long long trial0, int B, float* st, double* q) {
   const int b = int(blockIdx.x * blockDim.x + threadIdx.x);
   if (b >= B) return;
@@ -266,7 +266,7 @@ __global__ void fit_kernel(const float* sl, int n, int steps, float alpha, float
       pak += S(1, i) * k;
       dema += S(2, i) * x;
     }
-    const float u[2] = {eta * ((dak + eps) - pak), (1.f - beta) * (dema + eps)};
+    const float u[2] = {eta * ((dak + eps) - pak), omb * (dema + eps)};  // omb = float(1 − β)
     for (int i = 0; i < n; ++i) {
       const float x = S(4, i), k = normalized ? x / nrm : x;
       for (int a = 0; a < 2; ++a) {
@@ -588,7 +588,7 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed) {
     const int tpb = 128;
     fit_kernel<<<unsigned((nb + tpb - 1) / tpb), tpb>>>(
         dsl.p, n, w.steps, float(w.alpha), float(w.beta), float(w.eta), float(w.sigma),
-        w.normalized, seed, t0, nb, dst.p, dq.p);
+        float(1.0 - w.beta), w.normalized, seed, t0, nb, dst.p, dq.p);
     const auto q = download(dq, std::size_t(16) * n * nb);
     // Group sums in trial order (as the CPU engine adds them), so the result is fixed.
     for (int b = 0; b < nb; ++b) {
