@@ -76,6 +76,10 @@ void validate(const Options& o, const Spectrum& s) {
                                    "means to have standard errors, but its second-moment radius "
                                    "is {} >= 1 at beta = {}: lower eta", show(r2), show(o.beta)));
   }
+  // The run keeps 16 n doubles per trial group (200 groups) and a 2×2 map per direction.
+  if (s.n() > 8192)
+    throw InputError("spectrum.n", std::to_string(s.n()),
+                     "must be <= 8192 for akm simulate (it keeps 16·n moments per trial group)");
   if (o.trials < 100 || o.trials > 1000000000LL)
     throw InputError("--trials", std::to_string(o.trials),
                      "must be an integer in [100, 1000000000] (standard errors come from a "
