@@ -7,6 +7,8 @@
 #include <limits>
 #include <thread>
 
+#include "akm/cuda.hpp"
+#include "akm/engine/engine.hpp"
 #include "akm/errors.hpp"
 
 namespace akm::phase {
@@ -84,15 +86,10 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     throw InputError("--direction", std::to_string(direction + 1), "must be all or in [1, n]");
   const Vec lam_sqrt = lambda.cwiseSqrt();
   const std::size_t total = eta_beta.size();
-  std::vector<MeasurePoint> out(total);
-  std::atomic<std::size_t> next{0};
-  std::atomic<long long> done{0};
-
-  auto one = [&](std::size_t p) {
+  // Per point: the direction (largest |β̃_i| when −1), its lag and the point's seed.
+  std::vector<PointPlan> plan(total);
+  for (std::size_t p = 0; p < total; ++p) {
     const auto [eta, beta] = eta_beta[p];
-    MeasurePoint m;
-    m.eta = eta;
-    m.beta = beta;
     int d = direction;
     if (d < 0) {
       d = 0;
@@ -101,15 +98,38 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
             std::abs(theory::beta_tilde(beta, eta, lam_key[d])))
           d = i;
     }
-    m.direction = d;
-    m.predicted_rate = std::abs(theory::beta_tilde(beta, eta, lam_key[d]));
-    m.lag = choose_lag(m.predicted_rate, o.steps);
-    const std::uint64_t ps = point_seed(o.seed, p);
+    plan[p] = {eta, beta, d, choose_lag(std::abs(theory::beta_tilde(beta, eta, lam_key[d])), o.steps),
+               point_seed(o.seed, p)};
+  }
+  std::vector<TrialResult> device;
+  if (o.backend == Backend::cuda) {
+    device = cuda::phase_trials(std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), o, plan);
+  }
+  std::vector<MeasurePoint> out(total);
+  std::atomic<std::size_t> next{0};
+  std::atomic<long long> done{0};
+
+  auto one = [&](std::size_t p) {
+    const PointPlan& pp = plan[p];
+    MeasurePoint m;
+    m.eta = pp.eta;
+    m.beta = pp.beta;
+    m.direction = pp.direction;
+    m.predicted_rate = std::abs(theory::beta_tilde(pp.beta, pp.eta, lam_key[pp.direction]));
+    m.lag = pp.lag;
     double sp = 0, sp2 = 0, sg = 0, sg2 = 0;
     long long div = 0, finite_g = 0;
     for (long long r = 0; r < o.trials; ++r) {
-      Stream keys(ps, static_cast<std::uint64_t>(r), Purpose::keys);
-      const TrialResult t = measure_trial(lam_sqrt, o, beta, eta, d, m.lag, keys);
+      TrialResult t;
+      if (o.backend == Backend::cuda) {
+        t = device[p * std::size_t(o.trials) + std::size_t(r)];
+      } else if (o.backend == Backend::cpu) {
+        t = engine::phase_trial(lam_sqrt.data(), n, o, pp.beta, pp.eta, pp.direction, pp.lag,
+                                pp.seed, static_cast<std::uint64_t>(r));
+      } else {
+        Stream keys(pp.seed, static_cast<std::uint64_t>(r), Purpose::keys);
+        t = measure_trial(lam_sqrt, o, pp.beta, pp.eta, pp.direction, pp.lag, keys);
+      }
       sp += t.projection;
       sp2 += t.projection * t.projection;
       if (std::isfinite(t.log_growth)) {

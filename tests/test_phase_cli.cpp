@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "akm/cuda.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;
@@ -69,7 +70,22 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --spectrum iso:n=0", "n", "0"},
         Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --trials 1" + kSpec, "--trials", "1"},
         Bad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --measure" + kSpec, "--measure", "alpha"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --threads -2" + kSpec, "--threads", "-2"}));
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --threads -2" + kSpec, "--threads", "-2"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --backend tpu" + kSpec, "--backend", "tpu"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --backend cuda" + kSpec, "--backend", "--measure only"}));
+
+TEST(PhaseCli, MeasureOnCudaRefusedWithoutADevice) {
+  std::string why;
+  if (akm::cuda::built() && !akm::cuda::device_name(&why).empty())
+    GTEST_SKIP() << "a CUDA device is present";
+  const fs::path root = fresh("cuda");
+  const auto r = run(kGood + "--measure --trials 4 --steps 5 --backend cuda --quiet --out " + (root / "map").string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--backend = cuda is invalid"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.out.find("CUDA device is required (") != std::string::npos ||
+              r.out.find("no CUDA backend") != std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(root));
+}
 
 TEST(PhaseCli, WritesCsvFiguresAndSummary) {
   const fs::path out = fresh("good") / "map";

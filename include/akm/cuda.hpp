@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 
+#include "akm/phase_measure.hpp"
 #include "akm/workloads.hpp"
 
 namespace akm::cuda {
@@ -26,5 +27,14 @@ wl::Observations w1(const wl::W1& w, std::uint64_t seed);
 wl::Observations w2(const wl::W2& w, std::uint64_t seed);
 wl::Observations w3(const wl::W3& w, std::uint64_t seed);
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat);
+/// The fitting workload of `akm simulate` (rows: trial groups, as engine::fit), float state,
+/// double moments; one thread per trial, trials in batches that fit device memory.
+wl::Observations fit(const wl::Fit& w, std::uint64_t seed);
+/// Every trial of `akm phase --measure` on the device, point-major (p·trials + r): the
+/// arithmetic of phase::measure_trial in double with a double device copy of akm::Stream, so
+/// it agrees with the CPU paths to double rounding (device log/sin/cos ulps, sum order).
+std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt,
+                                             const phase::MeasureOptions& o,
+                                             const std::vector<phase::PointPlan>& points);
 
 }  // namespace akm::cuda

@@ -23,8 +23,13 @@
 
 namespace akm::phase {
 
+/// Who runs the trials: the plain reference (measure_trial below), the fast CPU engine
+/// (engine::phase_trial, same streams, equal to rounding) or the CUDA device (cuda::phase_trials).
+enum class Backend { reference, cpu, cuda };
+
 struct MeasureOptions {
   Key key = Key::normalized;
+  Backend backend = Backend::cpu;
   long long trials = 256;
   int steps = 1000;
   double threshold = 1e12;   ///< divergence: ‖v_t‖² > threshold·‖v_0‖²
@@ -56,6 +61,13 @@ struct TrialResult {
 /// replace). `lam_sqrt` is √λ_i; scratch vectors are resized as needed.
 TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double beta, double eta,
                           int direction, int lag, Stream& keys);
+
+/// What a device run needs per grid point.
+struct PointPlan {
+  double eta = 0, beta = 0;
+  int direction = 0, lag = 1;
+  std::uint64_t seed = 0;
+};
 
 /// Lag k at which |β̃|^k ≈ e^{-2} (clamped to [1, T]); 10 ∧ T when |β̃| ≥ 1.
 int choose_lag(double abs_beta_tilde, int steps);

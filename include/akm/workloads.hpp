@@ -81,6 +81,36 @@ struct W4 {
   }
 };
 
+/// The fitting workload of `akm simulate`: loss-free linear regression y = w*·x + σε with
+/// one output (m = 1), simulated in the eigenbasis of Σ = diag(λ) with two optimizers on
+/// the same keys and noise [sec:methodology]:
+///   AK-SGD:  μ ← βμ + η(δ − μ·k)k,  k = x̂ (normalized) or x (raw)  [eq:dm-norm-update]
+///   SGD-EMA: μ ← βμ + (1−β)δx                                       [eq:ema-update]
+/// each followed by e ← e − αμ, with δ = e·x + σε, e₀ = (1, …, 1), μ₀ = 0.
+/// Along u_i the state s_t = (e_{t,i}, μ_{t−1,i}) obeys E[s_{t+1} | past] = A_i s_t with the
+/// 2×2 map of [eq:iter-matrices] (Σ̂ and K are diagonal in the eigenbasis), so pooled least
+/// squares over trials and steps estimates A_i: its second row is (c_i, β̃_i).
+/// Observables per trial group g (mean over its trials, trials [gR/G, (g+1)R/G) run in
+/// order): for arm a (0 AK, 1 EMA), quantity q and direction i at index (8a + q)·n + i:
+///   q = 0..2: Σ_t e_t², e_tμ_{t−1}, μ_{t−1}²   (Σ_t s_t s_tᵀ)
+///   q = 3..6: Σ_t e_{t+1}e_t, e_{t+1}μ_{t−1}, μ_te_t, μ_tμ_{t−1}   (Σ_t s_{t+1}s_tᵀ)
+///   q = 7:    e_T.
+struct Fit {
+  std::vector<double> lambda;  ///< eigenvalues λ_i of Σ (> 0)
+  bool normalized = true;      ///< AK key: x̂ (true) or x
+  double beta = 0.9, eta = 0.5, alpha = 0.1, sigma = 0.1;
+  long long trials = 2000;
+  int steps = 200;
+  int groups = 200;  ///< jackknife groups (≤ trials)
+  int n() const { return int(lambda.size()); }
+  int n_obs() const { return 16 * n(); }
+  std::size_t index(int arm, int q, int i) const { return std::size_t(8 * arm + q) * n() + i; }
+  long long group_begin(int g) const { return trials * g / groups; }
+  double trial_steps() const { return double(trials) * steps; }
+  /// Per trial-step: key 2n (+2n normalized), AK 4n + EMA 4n, moments 2·(7·2n + ...) ≈ 38n.
+  double flops_per_trial_step() const { return 40.0 * n(); }
+};
+
 /// Per-trial observables of a Monte-Carlo workload: trials × n_obs, row-major, trial order.
 struct Observations {
   long long trials = 0;
@@ -109,6 +139,8 @@ struct W4Result {
 /// Builds the W4 batch (M₀, Δ, X̂) from the seed.
 void w4_data(const W4& w, std::uint64_t seed, Mat& M0, Mat& Delta, Mat& Xhat);
 W4Result w4_reference(const W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat);
+/// Rows are the `groups` trial groups (group means), see Fit.
+Observations fit_reference(const Fit& w, std::uint64_t seed, int threads);
 
 }  // namespace akm::wl
 

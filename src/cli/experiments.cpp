@@ -97,7 +97,21 @@ struct RunState {
   std::vector<const ExperimentEntry*> chosen;
   RunOptions opts;
   bool resume = false;
+  std::string backend = "cpu";
 };
+
+// Experiments run their Monte Carlo on the CPU reference engine (akm/kernels.hpp per trial,
+// akm/sim.hpp): none of them is built on a workload with a CUDA launcher, so `run` accepts
+// --backend cpu only and says where the CUDA backend does apply.
+void require_cpu_backend(const std::string& backend) {
+  if (backend == "cpu") return;
+  if (backend == "cuda")
+    throw InputError("--backend", backend,
+                     "experiments run on the CPU reference engine (no experiment has a CUDA "
+                     "kernel); use cpu, or --backend cuda with akm simulate, akm phase "
+                     "--measure or akm bench");
+  throw InputError("--backend", backend, "must be cpu (experiments run on the CPU reference engine)");
+}
 
 const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   auto st = std::make_shared<RunState>();
@@ -107,7 +121,9 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   run->add_flag("--resume", st->resume,
                 "skip experiments whose summary.json matches this code version, seed, --quick "
                 "and --false-alarm");
+  run->add_option("--backend", st->backend, "cpu (experiments have no CUDA kernels)")->capture_default_str();
   return {[st] {
+            require_cpu_backend(st->backend);
             st->chosen = find_all(st->ids);
             st->opts = to_options(st->flags);
           },

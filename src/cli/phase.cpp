@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/cuda.hpp"
 #include "akm/errors.hpp"
 #include "akm/experiment.hpp"
 #include "akm/phase.hpp"
@@ -26,6 +27,7 @@ namespace {
 
 struct PhaseFlags {
   std::string x, y, metric, spec, key = "normalized", alpha = "tuned", direction = "all";
+  std::string backend = "cpu";
   double eta = 0.5, beta = 0.9;
   bool measure = false, quiet = false;
   long long trials = 256;
@@ -75,6 +77,18 @@ int cmd_phase(const PhaseFlags& f) {
     if (alpha_axis)
       throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
   }
+  // --backend: who runs the --measure trials (cpu: the fast engine, src/engine/phase_trial.cpp).
+  if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
+  if (f.backend == "cuda") {
+    if (!f.measure)
+      throw InputError("--backend", "cuda", "applies to --measure only (the closed-form map runs no simulation)");
+    if (!cuda::built())
+      throw InputError("--backend", "cuda",
+                       "this build has no CUDA backend (configure with -DAKM_CUDA=ON where nvcc exists)");
+    std::string why;
+    if (cuda::device_name(&why).empty())
+      throw InputError("--backend", "cuda", "a CUDA device is required (" + why + ")");
+  }
   if (f.out.empty()) throw InputError("--out", "''", "must be a folder path");
   const fs::path out_path = fs::absolute(f.out).lexically_normal();
   const fs::path root = out_path.parent_path();
@@ -92,6 +106,7 @@ int cmd_phase(const PhaseFlags& f) {
   if (f.measure) {
     phase::MeasureOptions mo;
     mo.key = o.key;
+    mo.backend = f.backend == "cuda" ? phase::Backend::cuda : phase::Backend::cpu;
     mo.trials = f.trials;
     mo.steps = f.steps;
     mo.seed = f.seed;
@@ -143,6 +158,7 @@ int cmd_phase(const PhaseFlags& f) {
     summary["measure"]["trials"] = f.trials;
     summary["measure"]["steps"] = f.steps;
     summary["measure"]["seconds"] = measure_seconds;
+    summary["measure"]["backend"] = f.backend;
     phase::Heatmap z = h;
     z.name = "measured";
     z.column = "rate_z";
@@ -185,6 +201,7 @@ const RegisterCommand phase_cmd(45, "phase", [](CLI::App& app) -> Action {
   c->add_option("--eta", f->eta, "η when eta is not an axis")->capture_default_str();
   c->add_option("--beta", f->beta, "β when beta is not an axis")->capture_default_str();
   c->add_flag("--measure", f->measure, "Monte-Carlo measured contraction and divergence at every point");
+  c->add_option("--backend", f->backend, "cpu | cuda: who runs the --measure trials")->capture_default_str();
   c->add_option("--trials", f->trials, "trials per point (--measure)")->capture_default_str();
   c->add_option("--steps", f->steps, "steps per trial (--measure)")->capture_default_str();
   c->add_option("--out", f->out, "output folder (replaced atomically)")->capture_default_str();

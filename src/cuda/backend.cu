@@ -8,6 +8,7 @@
 #include <cuda_runtime.h>
 #include <cublas_v2.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
@@ -228,6 +229,189 @@ __global__ void w2_kernel(const float* sl, int n, int steps, float alpha, float 
   }
 }
 
+
+// Fit (akm simulate): one thread per trial of a batch of B, state and moments in global
+// memory laid out [quantity·n + i]·B + b (coalesced across the batch). The float state and
+// arithmetic of the float CPU engine (k = x/‖x‖, δ = e·x + σε), moments in double.
+__global__ void fit_kernel(const float* sl, int n, int steps, float alpha, float beta, float eta,
+                           float sigma, float omb, bool normalized, unsigned long long seed,
+                           long long trial0, int B, float* st, double* q) {
+  const int b = int(blockIdx.x * blockDim.x + threadIdx.x);
+  if (b >= B) return;
+  const long long trial = trial0 + b;
+  auto S = [&](int arr, int i) -> float& { return st[(std::size_t(arr) * n + i) * B + b]; };
+  auto Q = [&](int arm, int j, int i) -> double& {
+    return q[(std::size_t(8 * arm + j) * n + i) * B + b];
+  };
+  for (int i = 0; i < n; ++i) {
+    S(0, i) = S(2, i) = 1.f;  // e (AK), e (EMA)
+    S(1, i) = S(3, i) = 0.f;  // μ (AK), μ (EMA)
+    for (int a = 0; a < 2; ++a)
+      for (int j = 0; j < 8; ++j) Q(a, j, i) = 0.0;
+  }
+  DStream keys(seed, trial, kKeys), noise(seed, trial, kNoise);
+  for (int step = 0; step < steps; ++step) {
+    float nn = 0.f;
+    for (int i = 0; i < n; ++i) {
+      const float x = sl[i] * keys.normal();
+      S(4, i) = x;
+      nn += x * x;
+    }
+    const float nrm = sqrtf(nn);
+    const float eps = sigma * noise.normal();
+    float dak = 0.f, pak = 0.f, dema = 0.f;
+    for (int i = 0; i < n; ++i) {
+      const float x = S(4, i), k = normalized ? x / nrm : x;
+      dak += S(0, i) * x;
+      pak += S(1, i) * k;
+      dema += S(2, i) * x;
+    }
+    const float u[2] = {eta * ((dak + eps) - pak), omb * (dema + eps)};  // omb = float(1 − β)
+    for (int i = 0; i < n; ++i) {
+      const float x = S(4, i), k = normalized ? x / nrm : x;
+      for (int a = 0; a < 2; ++a) {
+        float& e = S(2 * a, i);
+        float& mu = S(2 * a + 1, i);
+        const float m1 = beta * mu + u[a] * (a == 0 ? k : x);
+        const float e1 = e - alpha * m1;
+        const double ed = e, md = mu, e1d = e1, m1d = m1;
+        Q(a, 0, i) += ed * ed;
+        Q(a, 1, i) += ed * md;
+        Q(a, 2, i) += md * md;
+        Q(a, 3, i) += e1d * ed;
+        Q(a, 4, i) += e1d * md;
+        Q(a, 5, i) += m1d * ed;
+        Q(a, 6, i) += m1d * md;
+        e = e1;
+        mu = m1;
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    Q(0, 7, i) = S(0, i);
+    Q(1, 7, i) = S(2, i);
+  }
+}
+
+
+// Double twin of akm::Stream for `phase --measure` (the CPU paths are double there).
+struct DStreamD {
+  r123::Philox4x32::key_type key;
+  r123::Philox4x32::ctr_type ctr, out;
+  int next_word;
+  bool has_spare;
+  double spare;
+  __device__ DStreamD(unsigned long long seed, unsigned long long trial, unsigned purpose) {
+    key[0] = unsigned(seed);
+    key[1] = unsigned(seed >> 32);
+    ctr[0] = 0;
+    ctr[1] = purpose;
+    ctr[2] = unsigned(trial);
+    ctr[3] = unsigned(trial >> 32);
+    next_word = 4;
+    has_spare = false;
+    spare = 0.0;
+  }
+  __device__ unsigned long long bits() {
+    if (next_word > 2) {
+      r123::Philox4x32 gen;
+      out = gen(ctr, key);
+      ++ctr[0];
+      next_word = 0;
+    }
+    const unsigned long long hi = out[next_word], lo = out[next_word + 1];
+    next_word += 2;
+    return (hi << 32) | lo;
+  }
+  __device__ double uniform() {
+    for (;;) {
+      const unsigned long long k = bits() >> 11;
+      if (k != 0) return double(k) * 1.1102230246251565e-16;
+    }
+  }
+  __device__ double normal() {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
+    const double r = sqrt(-2.0 * log(uniform()));
+    const double theta = 6.283185307179586 * uniform();
+    spare = r * sin(theta);
+    has_spare = true;
+    return r * cos(theta);
+  }
+};
+
+struct PhaseArgs {
+  int n, steps;
+  bool normalized;
+  double ar, innov, log_thr;
+  long long trials, row0, nb;  ///< trials per point; this batch is rows [row0, row0 + nb)
+};
+
+// One thread per (point, trial): phase::measure_trial line for line; v, x, k in global
+// scratch laid out [i·rows + row] (coalesced across threads).
+__global__ void phase_kernel(const double* lam_sqrt, PhaseArgs a, const double* pbeta,
+                             const double* peta, const int* pdir, const int* plag,
+                             const unsigned long long* pseed, double* scratch, double* proj,
+                             double* growth, int* diverged) {
+  const long long local = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (local >= a.nb) return;
+  const long long row = a.row0 + local;
+  const long long p = row / a.trials, r = row % a.trials;
+  const double beta = pbeta[p], eta = peta[p];
+  const int d = pdir[p], lag = plag[p], n = a.n;
+  double* v = scratch;
+  double* x = scratch + std::size_t(n) * a.nb;
+  double* k = scratch + 2 * std::size_t(n) * a.nb;
+  auto at = [&](int i) { return std::size_t(i) * a.nb + local; };
+  DStreamD keys(pseed[p], (unsigned long long)r, kKeys);
+  const double v0 = 1.0 / sqrt(double(n));
+  for (int i = 0; i < n; ++i) {
+    v[at(i)] = v0;
+    x[at(i)] = lam_sqrt[i] * keys.normal();
+  }
+  double log_scale = 0.0, pr = 0.0, lg = 0.0;
+  int div = 0;
+  for (int t = 1; t <= a.steps; ++t) {
+    if (t > 1)
+      for (int i = 0; i < n; ++i) x[at(i)] = a.ar * x[at(i)] + a.innov * lam_sqrt[i] * keys.normal();
+    double inv = 1.0;
+    if (a.normalized) {
+      double nn = 0.0;
+      for (int i = 0; i < n; ++i) nn += x[at(i)] * x[at(i)];
+      inv = 1.0 / sqrt(nn);
+    }
+    double dot = 0.0;
+    for (int i = 0; i < n; ++i) {
+      k[at(i)] = a.normalized ? x[at(i)] * inv : x[at(i)];
+      dot += v[at(i)] * k[at(i)];
+    }
+    double nrm2 = 0.0;
+    for (int i = 0; i < n; ++i) {
+      const double vi = beta * v[at(i)] - eta * dot * k[at(i)];
+      v[at(i)] = vi;
+      nrm2 += vi * vi;
+    }
+    if (t == lag) pr = v[at(d)] * exp(log_scale) / v0;
+    const double log_n2 = log(nrm2) + 2.0 * log_scale;
+    if (log_n2 > a.log_thr) div = 1;
+    if (nrm2 == 0.0) {
+      lg = -INFINITY;
+      break;
+    }
+    if (nrm2 > 1e100 || nrm2 < 1e-100) {
+      const double s = sqrt(nrm2);
+      for (int i = 0; i < n; ++i) v[at(i)] /= s;
+      log_scale += log(s);
+    }
+    if (t == a.steps) lg = log_n2;
+  }
+  proj[local] = pr;
+  growth[local] = lg;
+  diverged[local] = div;
+}
+
 std::vector<float> sqrt_power(int n, bool unit_trace) {
   std::vector<double> l(n);
   double s = 0.0;
@@ -381,6 +565,87 @@ wl::Observations w2(const wl::W2& w, std::uint64_t seed) {
     out[2 * w.n + 1] = te;
   }
   return o;
+}
+
+wl::Observations fit(const wl::Fit& w, std::uint64_t seed) {
+  require_device();
+  const int n = w.n();
+  std::vector<float> sl(n);
+  for (int i = 0; i < n; ++i) sl[i] = float(std::sqrt(w.lambda[i]));
+  // Batch size: state (5n floats) and moments (16n doubles) per trial within ~1 GiB.
+  const std::size_t per_trial = std::size_t(n) * (5 * sizeof(float) + 16 * sizeof(double));
+  const long long B = std::max(1LL, std::min<long long>(w.trials, (1LL << 30) / (long long)per_trial));
+  DevBuf<float> dsl(n), dst(std::size_t(5) * n * B);
+  DevBuf<double> dq(std::size_t(16) * n * B);
+  upload(dsl, sl);
+  wl::Observations o;
+  o.trials = w.groups;
+  o.n_obs = w.n_obs();
+  o.values.assign(std::size_t(w.groups) * o.n_obs, 0.0);
+  int g = 0;
+  for (long long t0 = 0; t0 < w.trials; t0 += B) {
+    const int nb = int(std::min<long long>(B, w.trials - t0));
+    const int tpb = 128;
+    fit_kernel<<<unsigned((nb + tpb - 1) / tpb), tpb>>>(
+        dsl.p, n, w.steps, float(w.alpha), float(w.beta), float(w.eta), float(w.sigma),
+        float(1.0 - w.beta), w.normalized, seed, t0, nb, dst.p, dq.p);
+    const auto q = download(dq, std::size_t(16) * n * nb);
+    // Group sums in trial order (as the CPU engine adds them), so the result is fixed.
+    for (int b = 0; b < nb; ++b) {
+      while (t0 + b >= w.group_begin(g + 1)) ++g;
+      double* out = o.values.data() + std::size_t(g) * o.n_obs;
+      for (int j = 0; j < o.n_obs; ++j) out[j] += q[std::size_t(j) * nb + b];
+    }
+  }
+  for (int k = 0; k < w.groups; ++k) {
+    const double c = double(w.group_begin(k + 1) - w.group_begin(k));
+    for (int j = 0; j < o.n_obs; ++j) o.values[std::size_t(k) * o.n_obs + j] /= c;
+  }
+  return o;
+}
+
+std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt,
+                                             const phase::MeasureOptions& o,
+                                             const std::vector<phase::PointPlan>& points) {
+  require_device();
+  const int n = int(lam_sqrt.size());
+  const long long P = (long long)points.size(), rows = P * o.trials;
+  std::vector<double> beta(P), eta(P);
+  std::vector<int> dir(P), lag(P);
+  std::vector<unsigned long long> seed(P);
+  for (long long p = 0; p < P; ++p) {
+    beta[p] = points[p].beta;
+    eta[p] = points[p].eta;
+    dir[p] = points[p].direction;
+    lag[p] = points[p].lag;
+    seed[p] = points[p].seed;
+  }
+  std::vector<phase::TrialResult> out(static_cast<std::size_t>(rows));
+  // Rows in batches whose scratch (3n doubles each) fits in ~1 GiB.
+  const long long B = std::max(1LL, std::min<long long>(rows, (1LL << 30) / (24LL * n)));
+  DevBuf<double> dsl(n), dbeta(P), deta(P), dscr(std::size_t(3) * n * B), dproj(B), dgrowth(B);
+  DevBuf<int> ddir(P), dlag(P), ddiv(B);
+  DevBuf<unsigned long long> dseed(P);
+  upload(dsl, lam_sqrt);
+  upload(dbeta, beta);
+  upload(deta, eta);
+  upload(ddir, dir);
+  upload(dlag, lag);
+  upload(dseed, seed);
+  for (long long r0 = 0; r0 < rows; r0 += B) {
+    const long long nb = std::min(B, rows - r0);
+    const PhaseArgs a{n, o.steps, o.key == Key::normalized, o.ar_rho,
+                      std::sqrt(1.0 - o.ar_rho * o.ar_rho), std::log(o.threshold), o.trials, r0, nb};
+    const int tpb = 128;
+    phase_kernel<<<unsigned((nb + tpb - 1) / tpb), tpb>>>(dsl.p, a, dbeta.p, deta.p, ddir.p, dlag.p,
+                                                         dseed.p, dscr.p, dproj.p, dgrowth.p, ddiv.p);
+    const auto pr = download(dproj, std::size_t(nb));
+    const auto gr = download(dgrowth, std::size_t(nb));
+    const auto dv = download(ddiv, std::size_t(nb));
+    for (long long b = 0; b < nb; ++b)
+      out[std::size_t(r0 + b)] = {pr[std::size_t(b)], gr[std::size_t(b)], dv[std::size_t(b)] != 0};
+  }
+  return out;
 }
 
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {

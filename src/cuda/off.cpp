@@ -21,5 +21,10 @@ wl::Observations w1(const wl::W1&, std::uint64_t) { absent(); }
 wl::Observations w2(const wl::W2&, std::uint64_t) { absent(); }
 wl::Observations w3(const wl::W3&, std::uint64_t) { absent(); }
 wl::W4Result w4(const wl::W4&, const Mat&, const Mat&, const Mat&) { absent(); }
+wl::Observations fit(const wl::Fit&, std::uint64_t) { absent(); }
+std::vector<phase::TrialResult> phase_trials(const std::vector<double>&, const phase::MeasureOptions&,
+                                             const std::vector<phase::PointPlan>&) {
+  absent();
+}
 
 }  // namespace akm::cuda

@@ -235,16 +235,22 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   if (zero) return false;
   const __m512i lo_idx = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
   const __m512i hi_idx = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
-  for (int h = 0; h < 2; ++h) {
-    const __m512d u1 = _mm512_mul_pd(_mm512_cvtepi64_pd(ka[h]), ulp);
-    const __m512d u2 = _mm512_mul_pd(_mm512_cvtepi64_pd(kb[h]), ulp);
-    const __m512d r = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), _ZGVeN8v_log(u1)));
-    const __m512d th = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), u2);
-    const __m512d c = _mm512_mul_pd(r, _ZGVeN8v_cos(th));
-    const __m512d s = _mm512_mul_pd(r, _ZGVeN8v_sin(th));
-    _mm512_storeu_pd(out + 16 * h, _mm512_permutex2var_pd(c, lo_idx, s));
-    _mm512_storeu_pd(out + 16 * h + 8, _mm512_permutex2var_pd(c, hi_idx, s));
-  }
+  // All six libmvec calls first, the two square roots after them: the calls clobber every
+  // vector register, so a square root between them sits on the critical path.
+  const __m512d th0 = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), _mm512_mul_pd(_mm512_cvtepi64_pd(kb[0]), ulp));
+  const __m512d th1 = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), _mm512_mul_pd(_mm512_cvtepi64_pd(kb[1]), ulp));
+  const __m512d lg0 = _ZGVeN8v_log(_mm512_mul_pd(_mm512_cvtepi64_pd(ka[0]), ulp));
+  const __m512d lg1 = _ZGVeN8v_log(_mm512_mul_pd(_mm512_cvtepi64_pd(ka[1]), ulp));
+  const __m512d c0 = _ZGVeN8v_cos(th0), c1 = _ZGVeN8v_cos(th1);
+  const __m512d s0 = _ZGVeN8v_sin(th0), s1 = _ZGVeN8v_sin(th1);
+  const __m512d r0 = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), lg0));
+  const __m512d r1 = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), lg1));
+  const __m512d rc0 = _mm512_mul_pd(r0, c0), rs0 = _mm512_mul_pd(r0, s0);
+  const __m512d rc1 = _mm512_mul_pd(r1, c1), rs1 = _mm512_mul_pd(r1, s1);
+  _mm512_storeu_pd(out, _mm512_permutex2var_pd(rc0, lo_idx, rs0));
+  _mm512_storeu_pd(out + 8, _mm512_permutex2var_pd(rc0, hi_idx, rs0));
+  _mm512_storeu_pd(out + 16, _mm512_permutex2var_pd(rc1, lo_idx, rs1));
+  _mm512_storeu_pd(out + 24, _mm512_permutex2var_pd(rc1, hi_idx, rs1));
   return true;
 }
 
@@ -261,10 +267,13 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   const __m512 u1 = to_f(_mm512_unpacklo_epi32(v1, v0), _mm512_unpackhi_epi32(v1, v0));
   const __m512 u2 = to_f(_mm512_unpacklo_epi32(v3, v2), _mm512_unpackhi_epi32(v3, v2));
   if (zero) return false;
-  const __m512 r = _mm512_sqrt_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), _ZGVeN16v_logf(u1)));
+  // The calls first, the square root after them (as in the double path).
   const __m512 th = _mm512_mul_ps(_mm512_set1_ps(float(kTwoPi)), u2);
-  const __m512 c = _mm512_mul_ps(r, _ZGVeN16v_cosf(th));
-  const __m512 s = _mm512_mul_ps(r, _ZGVeN16v_sinf(th));
+  const __m512 lg = _ZGVeN16v_logf(u1);
+  const __m512 cs = _ZGVeN16v_cosf(th), sn = _ZGVeN16v_sinf(th);
+  const __m512 r = _mm512_sqrt_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), lg));
+  const __m512 c = _mm512_mul_ps(r, cs);
+  const __m512 s = _mm512_mul_ps(r, sn);
   const __m512i lo_idx = _mm512_setr_epi32(0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5, 21, 6, 22, 7, 23);
   const __m512i hi_idx = _mm512_setr_epi32(8, 24, 9, 25, 10, 26, 11, 27, 12, 28, 13, 29, 14, 30, 15, 31);
   _mm512_storeu_ps(out, _mm512_permutex2var_ps(c, lo_idx, s));

@@ -10,7 +10,9 @@
 // never depend on the thread count.
 #pragma once
 #include <cstdint>
+#include <functional>
 
+#include "akm/phase_measure.hpp"
 #include "akm/random.hpp"
 #include "akm/workloads.hpp"
 
@@ -51,6 +53,16 @@ double normal_throughput(Precision p, double seconds);
 wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p);
 wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p);
 wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p);
+/// The fitting workload of `akm simulate` (rows: trial groups, see wl::Fit); the state in
+/// precision p, the regression moments accumulated in double.
+/// `progress(groups done, groups)` is called from worker threads when set.
+wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precision p,
+                     const std::function<void(long long, long long)>& progress = {});
+/// One trial of `akm phase --measure`: phase::measure_trial on the stream
+/// Stream(seed, trial, keys) with batched normals and vector loops (double).
+phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
+                               double beta, double eta, int direction, int lag,
+                               std::uint64_t seed, std::uint64_t trial);
 /// Both orders, computed in precision p with AVX GEMM, rows of M split into a fixed number
 /// of blocks (independent of the thread count); returned in double.
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat, int threads,

@@ -1,0 +1,104 @@
+// `akm simulate`: bad input refused before any work (more rows in tests/bad_input.tsv), a
+// run writes rates.csv and summary.json atomically with the documented fields, the files do
+// not depend on the thread count, and --backend cuda is refused with its reason where no
+// device is usable.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/cuda.hpp"
+#include "test_util.hpp"
+
+namespace fs = std::filesystem;
+using akm_test::run_cli;
+using akm_test::slurp;
+
+namespace {
+fs::path fresh(const std::string& name) {
+  const fs::path p = fs::path(AKM_TEST_TMP) / "simulate_cli" / name;
+  fs::remove_all(p);
+  fs::create_directories(p.parent_path());
+  return p;
+}
+const std::string kArgs = "simulate --spectrum power:n=8,exp=1 --trials 400 --steps 60 --seed 5 ";
+}  // namespace
+
+TEST(SimulateCli, RefusesBadInputBeforeAnyWork) {
+  const fs::path out = fresh("bad");
+  auto r = run_cli(kArgs + "--eta 2 --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("eta = 2 is invalid"), std::string::npos) << r.out;
+  r = run_cli(kArgs + "--backend tpu --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--backend = tpu is invalid"), std::string::npos) << r.out;
+  r = run_cli(kArgs + "--precision half --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(SimulateCli, WritesRatesAndSummary) {
+  const fs::path out = fresh("run");
+  const auto r = run_cli(kArgs + "--threads 2 --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
+  const std::string csv = slurp(out / "rates.csv");
+  EXPECT_EQ(csv.rfind("arm,direction,lambda,lambda_hat,kappa,contraction_pred,", 0), 0u) << csv;
+  int lines = 0;
+  for (char c : csv) lines += c == '\n';
+  EXPECT_EQ(lines, 1 + 2 * 8);  // header, then ak and ema per direction
+  const auto j = nlohmann::json::parse(slurp(out / "summary.json"));
+  EXPECT_EQ(j["command"], "akm simulate");
+  EXPECT_EQ(j["backend"], "cpu");
+  EXPECT_EQ(j["precision"], "double");
+  EXPECT_EQ(j["checks"].get<int>(), 6 * 8);
+  EXPECT_TRUE(j["pass"].get<bool>());
+  ASSERT_EQ(j["directions"].size(), 8u);
+  const auto& d = j["directions"][0];
+  for (const char* arm : {"ak", "ema"})
+    for (const char* q : {"contraction", "coupling", "rate", "final_error"})
+      EXPECT_TRUE(d[arm][q].contains("stderr")) << arm << "/" << q;
+  for (const char* f : {"contraction.png", "contraction.svg", "contraction.gp", "rate.png", "rate.svg"})
+    EXPECT_TRUE(fs::exists(out / f)) << f;
+  // No staging folder is left behind.
+  for (const auto& e : fs::directory_iterator(out.parent_path()))
+    EXPECT_EQ(e.path().filename().string().find(".staging"), std::string::npos) << e.path();
+}
+
+TEST(SimulateCli, FilesDoNotDependOnThreadCount) {
+  const fs::path a = fresh("t1"), b = fresh("t2");
+  ASSERT_EQ(run_cli(kArgs + "--quiet --threads 1 --out " + a.string()).code, 0);
+  ASSERT_EQ(run_cli(kArgs + "--quiet --threads 2 --out " + b.string()).code, 0);
+  EXPECT_EQ(slurp(a / "rates.csv"), slurp(b / "rates.csv"));
+  EXPECT_FALSE(slurp(a / "rates.csv").empty());
+}
+
+TEST(SimulateCli, CudaBackendRefusedWithoutADevice) {
+  std::string why;
+  if (akm::cuda::built() && !akm::cuda::device_name(&why).empty())
+    GTEST_SKIP() << "a CUDA device is present";
+  const fs::path out = fresh("cuda");
+  const auto r = run_cli(kArgs + "--backend cuda --precision float --out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--backend = cuda is invalid"), std::string::npos) << r.out;
+  EXPECT_TRUE(r.out.find("CUDA device is required (") != std::string::npos ||
+              r.out.find("no CUDA backend") != std::string::npos)
+      << r.out;
+  EXPECT_FALSE(fs::exists(out));
+}
+
+// `run` has no CUDA kernels to offer: --backend cpu is the default and accepted, cuda is
+// refused before any work (tests/bad_input.tsv has the message rows).
+TEST(RunBackend, CpuAcceptedCudaRefused) {
+  const fs::path out = fresh("run_backend");
+  auto r = run_cli("run T1 --quick --backend cpu --threads 2 --quiet --out " + out.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
+  const fs::path none = fresh("run_backend_cuda");
+  r = run_cli("run T1 --quick --backend cuda --out " + none.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("CPU reference engine"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(none));
+}
