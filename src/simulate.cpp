@@ -153,7 +153,7 @@ class Jackknife {
     return double(w_.group_begin(int(k) + 1) - w_.group_begin(int(k)));
   }
   template <int K, class Stat>
-  std::pair<double, double> operator()(const std::size_t (&idx)[K], Stat stat) const {
+  MeanEstimate operator()(const std::size_t (&idx)[K], Stat stat) const {
     const double N = double(w_.trials);
     double v[K];
     for (int j = 0; j < K; ++j) v[j] = tot_[idx[j]] / N;
@@ -168,9 +168,12 @@ class Jackknife {
       mean += loo[std::size_t(k)];
     }
     mean /= double(G);
-    double ss = 0.0;
-    for (double x : loo) ss += (x - mean) * (x - mean);
-    return {double(G) * full - double(G - 1) * mean, std::sqrt(ss * double(G - 1) / double(G))};
+    double ss = 0.0, s3 = 0.0;
+    for (double x : loo) ss += (x - mean) * (x - mean), s3 += (x - mean) * (x - mean) * (x - mean);
+    // As akm::jackknife_estimate (include/akm/sim.hpp): the pseudo-values' skewness of the
+    // mean is −m3/m2^{3/2} of the leave-one-out values; g − 1 degrees of freedom.
+    return {double(G) * full - double(G - 1) * mean, std::sqrt(ss * double(G - 1) / double(G)),
+            ss > 0.0 ? -s3 / std::pow(ss, 1.5) : 0.0, double(G - 1), false};
   }
 
  private:
@@ -217,7 +220,7 @@ Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
       for (int q = 0; q < 7; ++q) idx[q] = w.index(a, q, i);
       const std::size_t idx_e[1] = {w.index(a, 7, i)};
       ArmRow& ar = a == 0 ? row.ak : row.ema;
-      auto est = [&](double pred, std::pair<double, double> m) { return Estimate{pred, m.first, m.second}; };
+      auto est = [&](double pred, const MeanEstimate& m) { return Estimate{pred, m.mean, m.se, m.skew, m.dof}; };
       ar.contraction = est(A(1, 1), jack(idx, [](const double* q) { return fitted_map(q)(1, 1); }));
       ar.coupling = est(A(1, 0), jack(idx, [](const double* q) { return fitted_map(q)(1, 0); }));
       ar.rate = est(theory::spectral_radius(A),
@@ -229,12 +232,12 @@ Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
       const std::string arm = a == 0 ? "ak" : "ema";
       const std::string tag = fmt::format("{}/u{}", arm, i + 1);
       const double rs = r.rounding_step;
-      r.checks.mc(tag + "/contraction", ar.contraction.predicted, ar.contraction.measured,
-                  ar.contraction.se, 0.0, rs * (1.0 + std::abs(ar.contraction.predicted)));
-      r.checks.mc(tag + "/coupling", ar.coupling.predicted, ar.coupling.measured, ar.coupling.se,
-                  0.0, rs * (1.0 + std::abs(ar.coupling.predicted)));
-      r.checks.mc(tag + "/final_error", ar.final_error.predicted, ar.final_error.measured,
-                  ar.final_error.se, 0.0, w.steps * rs * (1.0 + std::abs(ar.final_error.predicted)));
+      r.checks.mc(tag + "/contraction", ar.contraction.predicted, ar.contraction.estimate(), 0.0,
+                  rs * (1.0 + std::abs(ar.contraction.predicted)));
+      r.checks.mc(tag + "/coupling", ar.coupling.predicted, ar.coupling.estimate(), 0.0,
+                  rs * (1.0 + std::abs(ar.coupling.predicted)));
+      r.checks.mc(tag + "/final_error", ar.final_error.predicted, ar.final_error.estimate(), 0.0,
+                  w.steps * rs * (1.0 + std::abs(ar.final_error.predicted)));
       for (const Estimate* e : {&ar.contraction, &ar.coupling, &ar.rate, &ar.final_error})
         r.finite = r.finite && std::isfinite(e->measured) && std::isfinite(e->se);
     }

@@ -63,6 +63,8 @@ wl::Fit make_fit(const Options& o, const Spectrum& s);
 /// One measured quantity beside its prediction.
 struct Estimate {
   double predicted = 0, measured = 0, se = 0;
+  double skew = 0, dof = 0;  ///< jackknife pseudo-values' skewness of the mean; groups − 1
+  MeanEstimate estimate() const { return {measured, se, skew, dof, false}; }
   double z() const;  ///< (measured − predicted)/se (0 when both differences and se are 0)
 };
 
