@@ -1,7 +1,6 @@
 // experiment — the registry and the driver that turns a body into a results folder.
 #include "akm/experiment.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -72,7 +71,7 @@ McOptions ExperimentContext::mc(long long trials, const std::string& what, int g
   o.trials = trials;
   o.threads = opts.threads;
   o.groups = groups;
-  if (opts.progress && isatty(STDERR_FILENO)) {
+  if (opts.progress) {  // decided by cli::show_progress (terminal, --quiet, rank 0)
     auto last = std::make_shared<std::atomic<long long>>(0);
     o.progress = [what, last](long long done, long long total) {
       // At most ~100 updates per sweep; the final one ends the line.

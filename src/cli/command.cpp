@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
@@ -54,7 +55,13 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
       ->default_str(show(f.false_alarm));
 }
 
-bool show_progress(bool quiet) { return !quiet && dist::root() && isatty(STDERR_FILENO); }
+bool show_progress(bool quiet) {
+  if (quiet || !dist::root()) return false;
+  // Under mpirun rank 0's stderr is a pipe to the launcher even when the launcher's is a
+  // terminal, so AKM_PROGRESS=1 (mpirun -x AKM_PROGRESS=1) asks for progress explicitly.
+  const char* force = std::getenv("AKM_PROGRESS");
+  return isatty(STDERR_FILENO) || (force && std::string(force) == "1");
+}
 
 RunOptions to_options(const CommonRunFlags& f) {
   if (f.threads < 0 || f.threads > 4096)

@@ -54,7 +54,8 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = run_experiment(e, opts);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const bool tty = isatty(STDOUT_FILENO);
+    // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
+    const bool tty = isatty(STDOUT_FILENO) && dist::size() == 1;
     const char* on = tty ? (r.pass ? "\033[32m" : "\033[1;31m") : "";
     const char* off = tty ? "\033[0m" : "";
     std::cout << fmt::format("{:<4} {}{}{}  {}/{} checks passed  {:6.1f} s  {}\n", r.id, on,
