@@ -1,4 +1,6 @@
 // dist without MPI (-DAKM_MPI=OFF, or AUTO without OpenMPI): one process, rank 0 of 1.
+#include <cstdio>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "akm/dist.hpp"
@@ -6,7 +8,21 @@
 namespace akm::dist {
 
 bool built() { return false; }
-void init(int*, char***) {}
+// Started by mpirun / srun anyway: every process runs the whole job on its own, as it
+// always did; rank 0 (by the launcher's numbering) says so once.
+void init(int*, char***) {
+  for (const char* size_var : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE"}) {
+    const char* n = std::getenv(size_var);
+    if (!n || std::atoi(n) <= 1) continue;
+    const char* r = std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!r) r = std::getenv("PMI_RANK");
+    if (!r || std::atoi(r) == 0)
+      std::fprintf(stderr,
+                   "akm: warning: %s processes were started, but this akm was built without MPI "
+                   "(AKM_MPI=OFF or no OpenMPI at build time): each runs the whole job alone\n", n);
+    return;
+  }
+}
 void finalize() {}
 void abort(int) {}
 int rank() { return 0; }
