@@ -7,7 +7,8 @@ pkgs=(build-essential cmake git pkg-config
       libbenchmark-dev gnuplot-nox
       python3-nbformat jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-numpy
       clang libclang-rt-14-dev      # libFuzzer + sanitizer runtimes (tests/fuzz)
-      python3-scipy)                # tests/audit reports
+      python3-scipy                 # tests/audit reports
+      libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,17 +1,14 @@
 // experiment — the registry and the driver that turns a body into a results folder.
 #include "akm/experiment.hpp"
 
-#include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
-#include <cstdio>
-#include <mutex>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "akm/progress.hpp"
 #include "akm/result_hash.hpp"
 
 namespace akm {
@@ -72,18 +69,10 @@ McOptions ExperimentContext::mc(long long trials, const std::string& what, int g
   o.trials = trials;
   o.threads = opts.threads;
   o.groups = groups;
-  if (opts.progress && isatty(STDERR_FILENO)) {
-    auto last = std::make_shared<std::atomic<long long>>(0);
-    o.progress = [what, last](long long done, long long total) {
-      // At most ~100 updates per sweep; the final one ends the line.
-      const long long step = std::max(1LL, total / 100);
-      long long prev = last->load();
-      if (done < total && done - prev < step) return;
-      if (!last->compare_exchange_strong(prev, done)) return;
-      std::fprintf(stderr, "\r  %-40s %6.1f%%%s", what.c_str(), 100.0 * static_cast<double>(done) /
-                   static_cast<double>(total), done >= total ? "\n" : "");
-      std::fflush(stderr);
-    };
+  if (opts.progress) {  // decided by cli::show_progress (terminal, --quiet, MPI rank 0)
+    // The sweep's own redrawn line with its ETA (progress.hpp), ended when it completes.
+    auto bar = std::make_shared<CountProgress>("  " + what, "trials", true);
+    o.progress = [bar](long long done, long long total) { bar->update(done, total); };
   }
   return o;
 }

@@ -9,6 +9,7 @@
 
 #include "akm/cuda.hpp"
 #include "akm/engine/engine.hpp"
+#include "akm/dist.hpp"
 #include "akm/errors.hpp"
 
 namespace akm::phase {
@@ -73,6 +74,37 @@ TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double b
   }
   return r;
 }
+
+namespace {
+
+// A MeasurePoint as doubles (its two ints are exact), to gather points across MPI ranks.
+constexpr long long kPacked = 13;
+
+void pack(const MeasurePoint& m, std::vector<double>& v) {
+  v.insert(v.end(), {m.eta, m.beta, static_cast<double>(m.direction), static_cast<double>(m.lag),
+                     m.predicted_rate, m.measured_rate, m.rate_se, m.rate_z, m.mean_projection,
+                     m.projection_se, m.diverged_fraction, m.growth, m.growth_se});
+}
+
+MeasurePoint unpack(const double* x) {
+  MeasurePoint m;
+  m.eta = x[0];
+  m.beta = x[1];
+  m.direction = static_cast<int>(x[2]);
+  m.lag = static_cast<int>(x[3]);
+  m.predicted_rate = x[4];
+  m.measured_rate = x[5];
+  m.rate_se = x[6];
+  m.rate_z = x[7];
+  m.mean_projection = x[8];
+  m.projection_se = x[9];
+  m.diverged_fraction = x[10];
+  m.growth = x[11];
+  m.growth_se = x[12];
+  return m;
+}
+
+}  // namespace
 
 std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& eta_beta,
                                   const Vec& lambda, const Vec& lam_key, int direction,
@@ -158,17 +190,39 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     }
     out[p] = m;
   };
+  // Under MPI (dist.hpp) rank r measures a contiguous block of points and the blocks are
+  // gathered: a point's numbers depend only on (seed, p), so every rank ends with the
+  // single-process result.
+  const bool split = dist::collective_here();
+  const int P = split ? dist::size() : 1, me = split ? dist::rank() : 0;
+  const auto [lo, hi] = dist::block(static_cast<long long>(total), me, P);
+  const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
+  next = first;
   auto worker = [&] {
-    for (std::size_t p; (p = next.fetch_add(1)) < total;) {
+    for (std::size_t p; (p = next.fetch_add(1)) < last;) {
       one(p);
-      const long long d = ++done;
-      if (o.progress) o.progress(d, static_cast<long long>(total));
+      const long long d = ++done;  // this rank's points, scaled to the whole grid
+      if (o.progress)
+        o.progress(std::min<long long>(static_cast<long long>(total),
+                                       d * static_cast<long long>(total) / std::max(1LL, hi - lo)),
+                   static_cast<long long>(total));
     }
   };
   std::vector<std::thread> pool;
   for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (!split) return out;
+
+  std::vector<double> mine;
+  for (std::size_t p = first; p < last; ++p) pack(out[p], mine);
+  std::vector<long long> counts;
+  for (int r = 0; r < P; ++r) {
+    const auto [a, b] = dist::block(static_cast<long long>(total), r, P);
+    counts.push_back((b - a) * kPacked);
+  }
+  const std::vector<double> all = dist::allgather(mine, counts);
+  for (std::size_t p = 0; p < total; ++p) out[p] = unpack(all.data() + p * kPacked);
   return out;
 }
 

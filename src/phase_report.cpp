@@ -65,6 +65,7 @@ CsvTable to_table(const Map& map, const std::vector<MeasurePoint>* measured) {
 }
 
 void write_heatmap(ResultDir& out, const Heatmap& h) {
+  if (out.discards()) return;  // MPI rank ≠ 0: no staged CSV to read, nothing to draw
   Figure f;
   f.name = h.name;
   f.title = escape(h.title);

@@ -36,4 +36,34 @@ void RunProgress::begin(std::size_t k, const std::string& id, const std::string&
   std::fflush(stderr);
 }
 
+CountProgress::CountProgress(std::string label, std::string unit, bool enabled)
+    : label_(std::move(label)), unit_(std::move(unit)), enabled_(enabled),
+      start_(std::chrono::steady_clock::now()), last_(start_) {}
+
+std::string CountProgress::line(long long done, long long total, double elapsed) const {
+  const double pct = total > 0 ? 100.0 * static_cast<double>(done) / static_cast<double>(total) : 100.0;
+  std::string s = fmt::format("{}: {}/{} {} ({:.0f}%) · elapsed {}", label_, done, total, unit_, pct,
+                              format_duration(elapsed));
+  if (done > 0 && done < total)
+    s += " · ETA ~" + format_duration(RunProgress::eta_seconds(static_cast<std::size_t>(done),
+                                                                static_cast<std::size_t>(total), elapsed));
+  return s;
+}
+
+void CountProgress::update(long long done, long long total) {
+  if (!enabled_) return;
+  std::lock_guard lock(mu_);
+  if (finished_) return;
+  const auto now = std::chrono::steady_clock::now();
+  const bool end = done >= total;
+  if (!end && drawn_ && now - last_ < std::chrono::milliseconds(200)) return;
+  last_ = now;
+  drawn_ = true;
+  finished_ = end;
+  // \033[K clears what a longer previous line left.
+  std::fprintf(stderr, "\r%s\033[K%s", line(done, total, std::chrono::duration<double>(now - start_).count()).c_str(),
+               end ? "\n" : "");
+  std::fflush(stderr);
+}
+
 }  // namespace akm

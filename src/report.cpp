@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/dist.hpp"
 #include "akm/errors.hpp"
 #include "akm/experiment.hpp"
 #include "akm/notebook.hpp"
@@ -681,6 +682,7 @@ void CsvTable::add(std::vector<Cell> row) {
 }
 
 void require_writable_dir(const fs::path& root, const std::string& param) {
+  if (!dist::root()) return;
   const auto fail = [&] { throw InputError(param, root.string(), "must be a writable folder"); };
   if (root.empty()) fail();
   const auto created = first_missing_ancestor(root);
@@ -694,6 +696,11 @@ void require_writable_dir(const fs::path& root, const std::string& param) {
 ResultDir::ResultDir(const fs::path& root, const std::string& id) : id_(id) {
   if (id.empty() || id[0] == '.' || id.find('/') != std::string::npos)
     throw std::invalid_argument("ResultDir: bad experiment id '" + id + "'");
+  discard_ = !dist::root();
+  if (discard_) {
+    root_ = fs::absolute(root);
+    return;
+  }
   require_writable_dir(root, "--out");
   root_ = fs::absolute(root);
   staging_ = root_ / ("." + id_ + ".staging-" + pid_tag());
@@ -705,7 +712,7 @@ ResultDir::ResultDir(const fs::path& root, const std::string& id) : id_(id) {
 
 ResultDir::~ResultDir() {
   guard_.release();
-  if (committed_) return;
+  if (committed_ || discard_) return;
   std::error_code ec;
   fs::remove_all(staging_, ec);
 }
@@ -713,12 +720,14 @@ ResultDir::~ResultDir() {
 void ResultDir::write_csv(const std::string& file, const CsvTable& table) {
   if (committed_) throw std::logic_error("ResultDir: write_csv after commit");
   require_plain_name(file);
+  if (discard_) return;
   write_text(staging_ / file, csv_text(table));
 }
 
 void ResultDir::write_json(const std::string& file, const nlohmann::json& j) {
   if (committed_) throw std::logic_error("ResultDir: write_json after commit");
   require_plain_name(file);
+  if (discard_) return;
   write_text(staging_ / file, j.dump(2) + "\n");
 }
 
@@ -727,6 +736,7 @@ void ResultDir::figure(const Figure& fig) {
   require_plain_name(fig.name + ".gp");
   if (fig.series.empty() && fig.functions.empty())
     throw std::invalid_argument("figure '" + fig.name + "' has nothing to plot");
+  if (discard_) return;
   SeriesWriter writer(staging_, fig.name);
   std::vector<std::string> items;
   for (const auto& s : fig.series) items.push_back(writer.item(s));
@@ -752,6 +762,10 @@ void ResultDir::figure(const Figure& fig) {
 
 void ResultDir::commit() {
   if (committed_) throw std::logic_error("ResultDir: commit called twice");
+  if (discard_) {
+    committed_ = true;
+    return;
+  }
   const fs::path final_dir = final_path();
   const fs::path old = root_ / ("." + id_ + ".old-" + pid_tag());
   fs::remove_all(old);

@@ -2,12 +2,15 @@
 #include "akm/sim.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <atomic>
 #include <cmath>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+
+#include "akm/dist.hpp"
 
 namespace akm {
 
@@ -47,6 +50,22 @@ void TrialStats::merge(const TrialStats& o) {
     m2_[j] += o.m2_[j] + d * d * na * nb / n;
   }
   count_ += o.count_;
+}
+
+void TrialStats::pack(double* out) const {
+  out[0] = static_cast<double>(count_);  // exact: counts stay far below 2^53
+  const Eigen::Index n = mean_.size();
+  for (Eigen::Index j = 0; j < n; ++j)
+    out[1 + j] = mean_[j], out[1 + n + j] = m2_[j], out[1 + 2 * n + j] = m3_[j];
+}
+
+TrialStats TrialStats::unpack(const double* in, std::size_t n_obs) {
+  TrialStats s(n_obs);
+  s.count_ = static_cast<long long>(in[0]);
+  const Eigen::Index n = s.mean_.size();
+  for (Eigen::Index j = 0; j < n; ++j)
+    s.mean_[j] = in[1 + j], s.m2_[j] = in[1 + n + j], s.m3_[j] = in[1 + 2 * n + j];
+  return s;
 }
 
 Vec TrialStats::variance() const {
@@ -100,7 +119,78 @@ std::vector<Chunk> make_chunks(long long trials, long long chunk, int groups) {
   return chunks;
 }
 
+// Runs chunks [first, last) on `threads` workers. `take(k, stats)` receives every finished
+// chunk in chunk order (under a lock, so folding there is safe and order-fixed); `done(d)`
+// gets the number of trials finished so far in this call.
+void run_chunks(const std::vector<Chunk>& chunks, std::size_t first, std::size_t last, int threads,
+                std::size_t n_obs, const TrialKernel& kernel,
+                const std::function<void(std::size_t, const TrialStats&)>& take,
+                const std::function<void(long long)>& done_trials) {
+  std::atomic<std::size_t> next{first};
+  std::atomic<long long> done{0};
+  std::mutex mu;
+  std::map<std::size_t, TrialStats> pending;  // finished chunks waiting for their turn
+  std::size_t merged = first;
+  std::exception_ptr error;
+
+  auto worker = [&] {
+    std::vector<double> obs(n_obs);
+    for (;;) {
+      const std::size_t k = next.fetch_add(1);
+      if (k >= last) return;
+      TrialStats st(n_obs);
+      try {
+        for (long long t = chunks[k].begin; t < chunks[k].end; ++t) {
+          kernel(t, obs.data());
+          st.add(obs.data());
+        }
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!error) error = std::current_exception();
+        next = last;
+        return;
+      }
+      const long long d = done.fetch_add(chunks[k].end - chunks[k].begin) +
+                          (chunks[k].end - chunks[k].begin);
+      std::lock_guard lock(mu);
+      pending.emplace(k, std::move(st));
+      // Merge in chunk order only: the floating-point result is thread-count independent.
+      for (auto it = pending.find(merged); it != pending.end(); it = pending.find(merged)) {
+        take(merged, it->second);
+        pending.erase(it);
+        ++merged;
+      }
+      if (done_trials) done_trials(d);
+    }
+  };
+
+  const int nt = static_cast<int>(std::min<long long>(resolve_threads(threads),
+                                                      static_cast<long long>(last - first)));
+  std::vector<std::thread> pool;
+  for (int i = 1; i < nt; ++i) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
+// Nesting depth of monte_carlo on this thread: only the outermost call on the MPI thread
+// is split across ranks (a call inside a kernel runs wherever that trial runs).
+thread_local int t_depth = 0;
+struct DepthGuard {
+  DepthGuard() { ++t_depth; }
+  ~DepthGuard() { --t_depth; }
+};
+
 }  // namespace
+
+std::size_t dist_round_bytes() {
+  if (const char* v = std::getenv("AKM_DIST_ROUND_BYTES")) {
+    char* end = nullptr;
+    const unsigned long long b = std::strtoull(v, &end, 10);
+    if (end != v && *end == '\0' && b > 0) return static_cast<std::size_t>(b);
+  }
+  return std::size_t{64} << 20;
+}
 
 McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel& kernel) {
   if (opts.trials < 2) throw std::invalid_argument("monte_carlo: need at least 2 trials");
@@ -111,52 +201,55 @@ McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel
   McResult result;
   result.total = TrialStats(n_obs);
   result.groups.assign(static_cast<std::size_t>(opts.groups), TrialStats(n_obs));
-
-  std::atomic<std::size_t> next{0};
-  std::atomic<long long> done{0};
-  std::mutex mu;
-  std::map<std::size_t, TrialStats> pending;  // finished chunks waiting for their turn
-  std::size_t merged = 0;
-  std::exception_ptr error;
-
-  auto worker = [&] {
-    std::vector<double> obs(n_obs);
-    for (;;) {
-      const std::size_t k = next.fetch_add(1);
-      if (k >= chunks.size()) return;
-      TrialStats st(n_obs);
-      try {
-        for (long long t = chunks[k].begin; t < chunks[k].end; ++t) {
-          kernel(t, obs.data());
-          st.add(obs.data());
-        }
-      } catch (...) {
-        std::lock_guard lock(mu);
-        if (!error) error = std::current_exception();
-        next = chunks.size();
-        return;
-      }
-      const long long d = done.fetch_add(chunks[k].end - chunks[k].begin) +
-                          (chunks[k].end - chunks[k].begin);
-      std::lock_guard lock(mu);
-      pending.emplace(k, std::move(st));
-      // Merge in chunk order only: the floating-point result is thread-count independent.
-      for (auto it = pending.find(merged); it != pending.end(); it = pending.find(merged)) {
-        result.total.merge(it->second);
-        if (opts.groups > 0) result.groups[static_cast<std::size_t>(chunks[merged].group)].merge(it->second);
-        pending.erase(it);
-        ++merged;
-      }
-      if (opts.progress) opts.progress(d, opts.trials);
-    }
+  auto fold = [&](std::size_t k, const TrialStats& st) {
+    result.total.merge(st);
+    if (opts.groups > 0) result.groups[static_cast<std::size_t>(chunks[k].group)].merge(st);
   };
+  const bool split = t_depth == 0 && dist::collective_here();
+  const DepthGuard depth;
+  if (!split) {
+    std::function<void(long long)> report;
+    if (opts.progress) report = [&](long long d) { opts.progress(d, opts.trials); };
+    run_chunks(chunks, 0, chunks.size(), opts.threads, n_obs, kernel, fold, report);
+    return result;
+  }
 
-  const int nt = std::min<long long>(resolve_threads(opts.threads), static_cast<long long>(chunks.size()));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < nt; ++i) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
-  if (error) std::rethrow_exception(error);
+  // Across ranks (dist.hpp): the chunks are cut into rounds that fit dist_round_bytes();
+  // in each round rank r runs a contiguous block of chunks, every chunk's statistics are
+  // gathered on every rank, and all ranks fold them in chunk order — the same folds as the
+  // single-process path above, hence bit-identical totals and groups.
+  const int P = dist::size(), me = dist::rank();
+  const std::size_t C = chunks.size(), per = TrialStats::packed_size(n_obs);
+  const std::size_t round = std::min(C, std::max<std::size_t>({1, static_cast<std::size_t>(P),
+                                                               dist_round_bytes() / (per * sizeof(double))}));
+  long long mine_total = 0, mine_done = 0;  // this rank's trials, for the progress estimate
+  for (std::size_t b = 0; b < C; b += round) {
+    const auto [lo, hi] = dist::block(static_cast<long long>(std::min(round, C - b)), me, P);
+    for (long long k = lo; k < hi; ++k)
+      mine_total += chunks[b + static_cast<std::size_t>(k)].end - chunks[b + static_cast<std::size_t>(k)].begin;
+  }
+  for (std::size_t b = 0; b < C; b += round) {
+    const std::size_t len = std::min(round, C - b);
+    std::vector<long long> counts(static_cast<std::size_t>(P));
+    for (int r = 0; r < P; ++r) {
+      const auto [lo, hi] = dist::block(static_cast<long long>(len), r, P);
+      counts[static_cast<std::size_t>(r)] = (hi - lo) * static_cast<long long>(per);
+    }
+    const auto [lo, hi] = dist::block(static_cast<long long>(len), me, P);
+    const std::size_t first = b + static_cast<std::size_t>(lo), last = b + static_cast<std::size_t>(hi);
+    std::vector<double> mine((last - first) * per);
+    std::function<void(long long)> report;
+    if (opts.progress)  // this rank's share, scaled to the whole run
+      report = [&](long long d) {
+        opts.progress(std::min(opts.trials, (mine_done + d) * opts.trials / std::max(1LL, mine_total)), opts.trials);
+      };
+    if (last > first)
+      run_chunks(chunks, first, last, opts.threads, n_obs, kernel,
+                 [&](std::size_t k, const TrialStats& st) { st.pack(mine.data() + (k - first) * per); }, report);
+    for (std::size_t k = first; k < last; ++k) mine_done += chunks[k].end - chunks[k].begin;
+    const std::vector<double> all = dist::allgather(mine, counts);
+    for (std::size_t i = 0; i < len; ++i) fold(b + i, TrialStats::unpack(all.data() + i * per, n_obs));
+  }
   return result;
 }
 

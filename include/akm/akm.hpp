@@ -17,7 +17,8 @@
 //   kernels.hpp     allocation-free per-trial steps (same arithmetic as rules.hpp).
 //   optimizers.hpp  AdamW and AK-AdamW.
 //   sim.hpp         monte_carlo(): trials × steps with streaming statistics, identical for
-//                   any thread count; jackknife errors.
+//                   any thread count and any number of MPI ranks; jackknife errors.
+//   dist.hpp        MPI ranks (mpirun/srun) behind one interface; one process without MPI.
 //   check.hpp       predicted vs measured with tolerances from standard errors and the
 //                   declared false-alarm rate (Bonferroni).
 //   report.hpp      CSV/JSON/figures per experiment, results/index.html.
@@ -32,6 +33,7 @@
 
 #include "akm/check.hpp"
 #include "akm/dataset_spectrum.hpp"
+#include "akm/dist.hpp"
 #include "akm/drift.hpp"
 #include "akm/errors.hpp"
 #include "akm/estimator.hpp"

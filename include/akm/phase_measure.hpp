@@ -11,7 +11,8 @@
 // Keys are Gaussian in the eigenbasis, optionally AR(1) in time (E2):
 //   x_t = ρ x_{t−1} + √(1−ρ²) ξ_t, x_0 = ξ_0 — the same stationary law N(0, Σ) for any ρ.
 // Deterministic: trial r of point p reads Stream(point_seed(seed, p), r), points are
-// independent, so results do not depend on the thread count.
+// independent, so results do not depend on the thread count; under MPI (dist.hpp) the ranks
+// measure contiguous blocks of points and gather them, with the same result on every rank.
 #pragma once
 #include <cstdint>
 #include <functional>

@@ -1,8 +1,11 @@
-// progress — the "[i/N] ID title · elapsed · ETA" lines of multi-experiment runs, drawn on
-// stderr only when it is a terminal and --quiet is absent (RunOptions::progress).
+// progress — the "[i/N] ID title · elapsed · ETA" lines of multi-step runs (reproduce,
+// bench) and the redrawn "label: done/total · elapsed · ETA" counter of long sweeps (phase
+// --measure), drawn on stderr only when it is a terminal, --quiet is absent and this is MPI
+// rank 0 (cli::show_progress, RunOptions::progress).
 #pragma once
 #include <chrono>
 #include <cstddef>
+#include <mutex>
 #include <string>
 
 namespace akm {
@@ -23,6 +26,23 @@ class RunProgress {
   std::size_t total_;
   bool enabled_;
   std::chrono::steady_clock::time_point start_;
+};
+
+/// One redrawn line "\r<label>: done/total units (p%) · elapsed · ETA", at most every
+/// 0.2 s and once at the end (then a newline). Safe to call from worker threads.
+class CountProgress {
+ public:
+  CountProgress(std::string label, std::string unit, bool enabled);
+  void update(long long done, long long total);
+  /// The line drawn for `done` of `total` after `elapsed` seconds (without "\r").
+  std::string line(long long done, long long total, double elapsed) const;
+
+ private:
+  std::string label_, unit_;
+  bool enabled_;
+  std::mutex mu_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool drawn_ = false, finished_ = false;
 };
 
 }  // namespace akm

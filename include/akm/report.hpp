@@ -53,6 +53,9 @@ class ResultDir {
   ResultDir& operator=(const ResultDir&) = delete;
 
   const std::filesystem::path& staging() const { return staging_; }
+  /// True on MPI ranks other than 0 (dist.hpp): every write, figure and the commit are
+  /// checked but do nothing there, so only rank 0 writes files.
+  bool discards() const { return discard_; }
   std::filesystem::path final_path() const { return root_ / id_; }
 
   void write_csv(const std::string& file, const CsvTable& table);
@@ -66,10 +69,12 @@ class ResultDir {
   std::filesystem::path root_, staging_;
   std::string id_;
   bool committed_ = false;
+  bool discard_ = false;
   interrupt::Guard guard_;
 };
 
 /// Verifies the output root is writable before any work (InputError naming `param`).
+/// On MPI ranks other than 0 it does nothing (they write no files).
 void require_writable_dir(const std::filesystem::path& root, const std::string& param = "--out");
 
 /// True when gnuplot is on PATH.

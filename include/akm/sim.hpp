@@ -40,6 +40,12 @@ class TrialStats {
   /// of the mean and count − 1 degrees of freedom (a sample, studentized, error).
   MeanEstimate estimate(Eigen::Index j) const;
 
+  /// Exact flat copy {count, mean, M2, M3} (packed_size doubles), for exchanging statistics
+  /// between processes without changing a bit.
+  static std::size_t packed_size(std::size_t n_obs) { return 1 + 3 * n_obs; }
+  void pack(double* out) const;
+  static TrialStats unpack(const double* in, std::size_t n_obs);
+
  private:
   long long count_ = 0;
   Vec mean_, m2_, m3_;
@@ -62,8 +68,16 @@ struct McResult {
 /// Writes the observables of trial `trial` into out[0..n_obs).
 using TrialKernel = std::function<void(long long trial, double* out)>;
 
-/// Runs `trials` independent trials of `kernel` on a thread pool.
+/// Runs `trials` independent trials of `kernel` on a thread pool. Under MPI (dist.hpp) the
+/// outermost call on the main thread splits the chunks across ranks and gathers their
+/// statistics, folded in chunk order: every rank returns the single-process result, bit for
+/// bit. The kernel must be a pure function of the trial index (it already runs on any
+/// thread in any order).
 McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel& kernel);
+
+/// Bytes of chunk statistics gathered per exchange round across ranks (64 MiB; the
+/// environment variable AKM_DIST_ROUND_BYTES overrides it, e.g. to test many rounds).
+std::size_t dist_round_bytes();
 
 /// Number of worker threads `threads` resolves to (0 → hardware concurrency, ≥ 1).
 int resolve_threads(int threads);

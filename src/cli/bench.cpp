@@ -20,6 +20,7 @@
 #include "akm/engine/engine.hpp"
 #include "akm/engine/limits.hpp"
 #include "akm/errors.hpp"
+#include "akm/progress.hpp"
 #include "akm/sim.hpp"
 #include "akm/workloads.hpp"
 #include "command.hpp"
@@ -32,7 +33,7 @@ using json = nlohmann::json;
 
 struct BenchFlags {
   std::string workload = "all", backend = "cpu", precision = "both";
-  bool json_out = false, vs_numpy = false, quick = false;
+  bool json_out = false, vs_numpy = false, quick = false, quiet = false;
   int threads = 0;
   unsigned long long seed = 1;
   std::string python = "/usr/bin/python3";
@@ -282,6 +283,11 @@ int cmd_bench(const BenchFlags& f) {
     throw InputError("--python", f.python, "an existing interpreter with numpy (apt python3-numpy)");
   const int threads = resolve_threads(f.threads);
   const Sizes s = make_sizes(f.quick);
+  // "[i/N] stage · elapsed · ETA" on a terminal (stderr): the machine limits, then each workload.
+  const std::size_t n_stages = all ? 5 : 2;
+  RunProgress progress(n_stages, show_progress(f.quiet));
+  std::size_t stage = 0;
+  progress.begin(stage++, "limits", "FMA peak and normal-variate rate");
 
   std::map<Precision, Limits> limits;
   json machine = {{"threads", threads}, {"simd_bits", 8 * engine::simd_bytes()}};
@@ -302,25 +308,34 @@ int cmd_bench(const BenchFlags& f) {
     for (auto& r : a) rows.push_back(r);
   };
   const bool gpu = f.backend == "cuda";
-  if (all || f.workload == "W1")
+  if (all || f.workload == "W1") {
+    progress.begin(stage++, "W1", "transport v ← v(βI − ηx̂x̂ᵀ)");
     add(bench_mc(f, "W1", s.w1, s.w1_ref, s.w1_np, s.w1.n,
                  [&](const wl::W1& w, Precision p) {
                    return gpu ? cuda::w1(w, f.seed) : engine::w1(w, f.seed, threads, p);
                  },
                  wl::w1_reference, limits, threads, failed));
-  if (all || f.workload == "W2")
+  }
+  if (all || f.workload == "W2") {
+    progress.begin(stage++, "W2", "AK-SGD vs SGD-EMA least squares");
     add(bench_mc(f, "W2", s.w2, s.w2_ref, s.w2_np, s.w2.n + s.w2.m,
                  [&](const wl::W2& w, Precision p) {
                    return gpu ? cuda::w2(w, f.seed) : engine::w2(w, f.seed, threads, p);
                  },
                  wl::w2_reference, limits, threads, failed));
-  if (all || f.workload == "W3")
+  }
+  if (all || f.workload == "W3") {
+    progress.begin(stage++, "W3", "stability grid over (η, β)");
     add(bench_mc(f, "W3", s.w3, s.w3_ref, s.w3_np, s.w3.n,
                  [&](const wl::W3& w, Precision p) {
                    return gpu ? cuda::w3(w, f.seed) : engine::w3(w, f.seed, threads, p);
                  },
                  wl::w3_reference, limits, threads, failed));
-  if (all || f.workload == "W4") add(bench_w4(f, s.w4, limits, threads));
+  }
+  if (all || f.workload == "W4") {
+    progress.begin(stage++, "W4", "deployed batch rule, both contraction orders");
+    add(bench_w4(f, s.w4, limits, threads));
+  }
 
   if (f.json_out) {
     std::cout << json{{"machine", machine}, {"quick", f.quick}, {"results", rows}}.dump(2) << "\n";
@@ -364,6 +379,7 @@ const RegisterCommand bench_cmd(70, "bench", [](CLI::App& app) -> Action {
   b->add_flag("--json", f->json_out, "JSON output");
   b->add_flag("--vs-numpy", f->vs_numpy, "also time the NumPy reference (W1–W3)");
   b->add_flag("--quick", f->quick, "small sizes (seconds, for CI)");
+  b->add_flag("--quiet", f->quiet, "no progress lines (drawn on stderr only when it is a terminal)");
   return [f] { return cmd_bench(*f); };
 });
 

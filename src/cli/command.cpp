@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <iostream>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "akm/dist.hpp"
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
 
@@ -53,7 +55,13 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
       ->default_str(show(f.false_alarm));
 }
 
-bool show_progress(bool quiet) { return !quiet && isatty(STDERR_FILENO); }
+bool show_progress(bool quiet) {
+  if (quiet || !dist::root()) return false;
+  // Under mpirun rank 0's stderr is a pipe to the launcher even when the launcher's is a
+  // terminal, so AKM_PROGRESS=1 (mpirun -x AKM_PROGRESS=1) asks for progress explicitly.
+  const char* force = std::getenv("AKM_PROGRESS");
+  return isatty(STDERR_FILENO) || (force && std::string(force) == "1");
+}
 
 RunOptions to_options(const CommonRunFlags& f) {
   if (f.threads < 0 || f.threads > 4096)
@@ -93,7 +101,9 @@ int run_main(int argc, const char* const* argv, bool execute) {
       app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
       if (!execute) return e.get_exit_code() == 0 ? 0 : 2;
-      const int code = app.exit(e);  // prints help/version or the error
+      // Prints help/version or the error (rank 0 only: every rank parses the same argv).
+      std::ostream null(nullptr);
+      const int code = dist::root() ? app.exit(e) : app.exit(e, null, null);
       return code == 0 ? 0 : 2;
     }
     for (auto* sub : app.get_subcommands()) {
@@ -103,10 +113,13 @@ int run_main(int argc, const char* const* argv, bool execute) {
       return p.run();
     }
   } catch (const InputError& e) {
-    if (execute) std::cerr << "akm: " << e.what() << "\n";
+    // Every rank refuses the same input: rank 0 alone says so.
+    if (execute && dist::root()) std::cerr << "akm: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    if (execute) std::cerr << "akm: internal error: " << e.what() << "\n";
+    if (execute)
+      std::cerr << (dist::size() > 1 ? fmt::format("akm (rank {}): ", dist::rank()) : std::string("akm: "))
+                << "internal error: " << e.what() << "\n";
     return 3;
   }
   return 0;

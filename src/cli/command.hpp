@@ -62,7 +62,8 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f);
 // Validates the flags (exit 2 on bad values) and checks that --out is writable.
 RunOptions to_options(const CommonRunFlags& f);
 
-// True when progress lines should be drawn (stderr is a terminal and not --quiet).
+// True when progress lines should be drawn: not --quiet, MPI rank 0 (or the only process),
+// and stderr is a terminal or the environment sets AKM_PROGRESS=1.
 bool show_progress(bool quiet);
 
 }  // namespace akm::cli

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/dist.hpp"
 #include "akm/errors.hpp"
 #include "akm/report.hpp"
 #include "akm/result_hash.hpp"
@@ -39,7 +40,10 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
     bool kept_pass = false;
-    if (resume && up_to_date(e, opts, kept_pass)) {
+    // Under MPI, rank 0's files decide for every rank (the ranks must run the same experiments).
+    const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass));
+    if (resume) kept_pass = dist::agree(kept_pass);
+    if (keep) {
       std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}\n",
                                e.info.id, kept_pass ? "PASS" : "FAIL",
                                (opts.out_root / e.info.id).string());
@@ -50,7 +54,8 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
     const auto t0 = std::chrono::steady_clock::now();
     const auto r = run_experiment(e, opts);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const bool tty = isatty(STDOUT_FILENO);
+    // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
+    const bool tty = isatty(STDOUT_FILENO) && dist::size() == 1;
     const char* on = tty ? (r.pass ? "\033[32m" : "\033[1;31m") : "";
     const char* off = tty ? "\033[0m" : "";
     std::cout << fmt::format("{:<4} {}{}{}  {}/{} checks passed  {:6.1f} s  {}\n", r.id, on,
@@ -58,7 +63,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                              r.dir.string());
     all = all && r.pass;
   }
-  write_report(opts.out_root);
+  if (dist::root()) write_report(opts.out_root);
   std::cout << fmt::format("report: {}\n", (opts.out_root / "index.html").string());
   return all ? 0 : 1;
 }
@@ -150,7 +155,7 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
           },
           [st] {
             const int rc = run_many(st->chosen, st->opts, st->resume);
-            export_notebooks_and_report(st->opts, st->nb_dir);
+            if (dist::root()) export_notebooks_and_report(st->opts, st->nb_dir);
             return rc;
           }};
 });

@@ -2,20 +2,22 @@
 // measurement at every grid point. Output folder --out: phase.csv (one row per point),
 // phase.{gp,png,svg} heatmap, summary.json; [--measure] measured.{gp,png,svg} (difference
 // in standard errors) and diverged.{gp,png,svg}. Staged and renamed into place.
+// Under mpirun the --measure points are split across ranks (akm/dist.hpp); rank 0 writes.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <mutex>
 
 #include <fmt/format.h>
 
 #include "akm/cuda.hpp"
+#include "akm/dist.hpp"
 #include "akm/errors.hpp"
 #include "akm/experiment.hpp"
 #include "akm/phase.hpp"
 #include "akm/phase_measure.hpp"
 #include "akm/phase_report.hpp"
+#include "akm/progress.hpp"
 #include "akm/sim.hpp"
 #include "akm/spectrum.hpp"
 #include "command.hpp"
@@ -111,13 +113,8 @@ int cmd_phase(const PhaseFlags& f) {
     mo.steps = f.steps;
     mo.seed = f.seed;
     mo.threads = threads;
-    std::mutex mu;
-    if (show_progress(f.quiet))
-      mo.progress = [&mu](long long done, long long total) {
-        std::lock_guard<std::mutex> lock(mu);
-        std::fprintf(stderr, "\rakm phase --measure: %lld/%lld points", done, total);
-        if (done == total) std::fprintf(stderr, "\n");
-      };
+    auto bar = std::make_shared<CountProgress>("akm phase --measure", "points", show_progress(f.quiet));
+    mo.progress = [bar](long long done, long long total) { bar->update(done, total); };
     std::vector<std::pair<double, double>> eb;
     for (const auto& p : map.points) eb.emplace_back(p.eta, p.beta);
     const Vec lam_key = o.key == Key::raw ? model.moments.lambda : model.moments.lambda_hat;
@@ -125,6 +122,8 @@ int cmd_phase(const PhaseFlags& f) {
     measured = phase::measure(eb, model.moments.lambda, lam_key, o.direction, mo);
     measure_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
+  // Under mpirun every rank holds the gathered measurement; rank 0 alone writes it.
+  if (!dist::root()) return 0;
 
   ResultDir dir(root, id);
   dir.write_csv("phase.csv", phase::to_table(map, f.measure ? &measured : nullptr));
@@ -151,6 +150,7 @@ int cmd_phase(const PhaseFlags& f) {
   summary["direction"] = f.direction;
   summary["fixed"] = {{"eta", o.eta}, {"beta", o.beta}};
   summary["threads"] = threads;
+  summary["ranks"] = dist::size();
   summary["seed"] = f.seed;
   summary["version"] = version();
   if (f.measure) {
