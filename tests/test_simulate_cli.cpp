@@ -17,11 +17,13 @@ using akm_test::run_cli;
 using akm_test::slurp;
 
 namespace {
+// Each test gets a folder of its own (ctest runs them in parallel), with the output folder
+// inside it, so a test that looks for staging leftovers sees only its own.
 fs::path fresh(const std::string& name) {
-  const fs::path p = fs::path(AKM_TEST_TMP) / "simulate_cli" / name;
-  fs::remove_all(p);
-  fs::create_directories(p.parent_path());
-  return p;
+  const fs::path home = fs::path(AKM_TEST_TMP) / "simulate_cli" / name;
+  fs::remove_all(home);
+  fs::create_directories(home);
+  return home / "out";
 }
 const std::string kArgs = "simulate --spectrum power:n=8,exp=1 --trials 400 --steps 60 --seed 5 ";
 }  // namespace
