@@ -286,6 +286,9 @@ AKM_EXPERIMENT(E1, "mean-square", "Mean-square stability: second-moment map s' =
   for (const auto& m : maps) {
     const phase::Map map = closed_map(ctx, m, model);
     map_summaries[m.name] = phase::summarize(map);
+    // The map's wall time is a property of the machine, not of the result: summary.json
+    // must be the same bytes for the same seed (test_determinism, mpi_exact).
+    map_summaries[m.name].erase("seconds");
     if (m.metric == Metric::ms_stable) {
       // Jensen per direction: s_i(1) ≥ (E v_1u_i)², so ρ(S) ≥ max_i β̃_i²; and ms-stable ⊂ stable.
       double worst = 0;

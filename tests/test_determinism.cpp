@@ -61,6 +61,6 @@ TEST_P(Determinism, ThreadCountDoesNotChangeAByte) {
   }
 }
 
-// T1 and T3 are Monte-Carlo sweeps (jackknife groups, many workers); T12 mixes Monte Carlo
+// E1 writes phase-map summaries (they once carried wall time). T1 and T3 are Monte-Carlo sweeps (jackknife groups, many workers); T12 mixes Monte Carlo
 // with closed forms. Each takes a few seconds in --quick mode.
-INSTANTIATE_TEST_SUITE_P(Quick, Determinism, ::testing::Values("T1", "T3", "T12"));
+INSTANTIATE_TEST_SUITE_P(Quick, Determinism, ::testing::Values("T1", "T3", "T12", "E1"));
