@@ -195,7 +195,10 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   // single-process result.
   const bool split = dist::collective_here();
   const int P = split ? dist::size() : 1, me = split ? dist::rank() : 0;
-  const auto [lo, hi] = dist::block(static_cast<long long>(total), me, P);
+  // Plain variables, not a structured binding: the worker lambda uses them, and clang 14
+  // (the fuzz build) does not capture structured bindings.
+  const std::pair<long long, long long> range = dist::block(static_cast<long long>(total), me, P);
+  const long long lo = range.first, hi = range.second;
   const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
   next = first;
   auto worker = [&] {
