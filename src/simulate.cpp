@@ -91,12 +91,7 @@ void validate(const Options& o, const Spectrum& s) {
   if (o.threads < 0 || o.threads > 4096)
     throw InputError("--threads", std::to_string(o.threads), "must be an integer in [1, 4096]");
   if (o.backend == Backend::cuda) {
-    if (!cuda::built())
-      throw InputError("--backend", "cuda",
-                       "this build has no CUDA backend (configure with -DAKM_CUDA=ON where nvcc exists)");
-    std::string why;
-    if (cuda::device_name(&why).empty())
-      throw InputError("--backend", "cuda", "a CUDA device is required (" + why + ")");
+    cuda::require_usable();
     if (o.precision != engine::Precision::f32)
       throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
   }

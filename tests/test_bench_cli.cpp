@@ -12,22 +12,13 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/cuda.hpp"
+#include "test_util.hpp"
 
 namespace {
 
-struct Result {
-  int code;
-  std::string out;
-};
-
-Result run(const std::string& args, bool merge_stderr = true) {
-  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* p = popen(cmd.c_str(), "r");
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), p)) out += buf.data();
-  const int status = pclose(p);
-  return {WEXITSTATUS(status), out};
+// The shared runner (tests/test_util.hpp); `false` keeps stderr out of the JSON tests.
+akm_test::CliResult run(const std::string& args, bool merge_stderr = true) {
+  return akm_test::run_cli(args, merge_stderr);
 }
 
 }  // namespace

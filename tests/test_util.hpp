@@ -17,9 +17,10 @@ struct CliResult {
   std::string out;  // stdout and stderr together
 };
 
-// Runs `akm ARGS` (AKM_CLI_PATH) through the shell and collects its output.
-inline CliResult run_cli(const std::string& args) {
-  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + " 2>&1";
+// Runs `akm ARGS` (AKM_CLI_PATH) through the shell and collects its output (stdout only
+// when merge_stderr is false).
+inline CliResult run_cli(const std::string& args, bool merge_stderr = true) {
+  const std::string cmd = std::string(AKM_CLI_PATH) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf{};

@@ -19,6 +19,9 @@ bool built();
 std::string device_name(std::string* why = nullptr);
 /// Peak figures of device 0 from its properties (0 when unknown): FP32 FLOP/s, bytes/s.
 double device_fp32_peak();
+/// Refuses `--backend cuda` (InputError, exit 2) unless this build has the backend and a
+/// device is usable; the message says which is missing.
+void require_usable();
 double device_mem_bandwidth();
 
 /// The launchers: same observables (and row order) as akm::engine / the references;

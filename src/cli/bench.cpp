@@ -270,12 +270,7 @@ int cmd_bench(const BenchFlags& f) {
     throw InputError("--precision", f.precision, "double, float or both");
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "≥ 0 (0: all)");
   if (f.backend == "cuda") {
-    if (!cuda::built())
-      throw InputError("--backend", "cuda",
-                       "this build has no CUDA backend (configure with -DAKM_CUDA=ON where nvcc exists)");
-    std::string why;
-    if (cuda::device_name(&why).empty())
-      throw InputError("--backend", "cuda", "a CUDA device is required (" + why + ")");
+    cuda::require_usable();
     if (f.precision == "double")
       throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
   }

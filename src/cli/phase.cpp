@@ -84,12 +84,7 @@ int cmd_phase(const PhaseFlags& f) {
   if (f.backend == "cuda") {
     if (!f.measure)
       throw InputError("--backend", "cuda", "applies to --measure only (the closed-form map runs no simulation)");
-    if (!cuda::built())
-      throw InputError("--backend", "cuda",
-                       "this build has no CUDA backend (configure with -DAKM_CUDA=ON where nvcc exists)");
-    std::string why;
-    if (cuda::device_name(&why).empty())
-      throw InputError("--backend", "cuda", "a CUDA device is required (" + why + ")");
+    cuda::require_usable();
   }
   if (f.out.empty()) throw InputError("--out", "''", "must be a folder path");
   const fs::path out_path = fs::absolute(f.out).lexically_normal();

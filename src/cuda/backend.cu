@@ -29,15 +29,14 @@ void check(cublasStatus_t s, const char* what) {
     throw std::runtime_error(std::string(what) + ": cuBLAS status " + std::to_string(int(s)));
 }
 
-// Device twin of akm::Stream (src/random.cpp), float transform.
-struct DStream {
+// The 64-bit word stream of akm::Stream (src/random.cpp) on the device: Philox4x32-10 keyed
+// by the seed, counter (block, purpose, trial), two words per draw.
+struct DBits {
   r123::Philox4x32::key_type key;
   r123::Philox4x32::ctr_type ctr, out;
   int next_word;
-  bool has_spare;
-  float spare;
 
-  __device__ DStream(unsigned long long seed, unsigned long long trial, unsigned purpose) {
+  __device__ DBits(unsigned long long seed, unsigned long long trial, unsigned purpose) {
     key[0] = unsigned(seed);
     key[1] = unsigned(seed >> 32);
     ctr[0] = 0;
@@ -45,8 +44,6 @@ struct DStream {
     ctr[2] = unsigned(trial);
     ctr[3] = unsigned(trial >> 32);
     next_word = 4;
-    has_spare = false;
-    spare = 0.f;
   }
   __device__ unsigned long long bits() {
     if (next_word > 2) {
@@ -59,6 +56,15 @@ struct DStream {
     next_word += 2;
     return (hi << 32) | lo;
   }
+};
+
+// Device twin of akm::Stream (src/random.cpp), float transform.
+struct DStream : DBits {
+  bool has_spare = false;
+  float spare = 0.f;
+
+  __device__ DStream(unsigned long long seed, unsigned long long trial, unsigned purpose)
+      : DBits(seed, trial, purpose) {}
   __device__ float uniform() {
     for (;;) {
       const unsigned long long k = bits() >> 11;
@@ -295,34 +301,11 @@ __global__ void fit_kernel(const float* sl, int n, int steps, float alpha, float
 
 
 // Double twin of akm::Stream for `phase --measure` (the CPU paths are double there).
-struct DStreamD {
-  r123::Philox4x32::key_type key;
-  r123::Philox4x32::ctr_type ctr, out;
-  int next_word;
-  bool has_spare;
-  double spare;
-  __device__ DStreamD(unsigned long long seed, unsigned long long trial, unsigned purpose) {
-    key[0] = unsigned(seed);
-    key[1] = unsigned(seed >> 32);
-    ctr[0] = 0;
-    ctr[1] = purpose;
-    ctr[2] = unsigned(trial);
-    ctr[3] = unsigned(trial >> 32);
-    next_word = 4;
-    has_spare = false;
-    spare = 0.0;
-  }
-  __device__ unsigned long long bits() {
-    if (next_word > 2) {
-      r123::Philox4x32 gen;
-      out = gen(ctr, key);
-      ++ctr[0];
-      next_word = 0;
-    }
-    const unsigned long long hi = out[next_word], lo = out[next_word + 1];
-    next_word += 2;
-    return (hi << 32) | lo;
-  }
+struct DStreamD : DBits {
+  bool has_spare = false;
+  double spare = 0.0;
+  __device__ DStreamD(unsigned long long seed, unsigned long long trial, unsigned purpose)
+      : DBits(seed, trial, purpose) {}
   __device__ double uniform() {
     for (;;) {
       const unsigned long long k = bits() >> 11;
