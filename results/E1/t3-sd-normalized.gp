@@ -10,18 +10,18 @@ set grid
 set key outside top left horizontal
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 't3-sd-normalized.png'
-plot 't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u1' ? $8 : NaN) with points pt 7 ps 0.8 title 'observed u1', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u1' ? $7 : NaN) with lines lw 2 title 'predicted u1', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u2' ? $8 : NaN) with points pt 7 ps 0.8 title 'observed u2', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u2' ? $7 : NaN) with lines lw 2 title 'predicted u2', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u3' ? $8 : NaN) with points pt 7 ps 0.8 title 'observed u3', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u3' ? $7 : NaN) with lines lw 2 title 'predicted u3', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u4' ? $8 : NaN) with points pt 7 ps 0.8 title 'observed u4', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u4' ? $7 : NaN) with lines lw 2 title 'predicted u4', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u17' ? $8 : NaN) with points pt 7 ps 0.8 title 'observed u17', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u17' ? $7 : NaN) with lines lw 2 title 'predicted u17', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u32' ? $8 : NaN) with points pt 7 ps 0.8 title 'observed u32', \
-     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u32' ? $7 : NaN) with lines lw 2 title 'predicted u32'
+plot 't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u1' ? $9 : NaN) with points pt 7 ps 0.8 title 'observed u1', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u1' ? $8 : NaN) with lines lw 2 title 'predicted u1', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u2' ? $9 : NaN) with points pt 7 ps 0.8 title 'observed u2', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u2' ? $8 : NaN) with lines lw 2 title 'predicted u2', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u3' ? $9 : NaN) with points pt 7 ps 0.8 title 'observed u3', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u3' ? $8 : NaN) with lines lw 2 title 'predicted u3', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u4' ? $9 : NaN) with points pt 7 ps 0.8 title 'observed u4', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u4' ? $8 : NaN) with lines lw 2 title 'predicted u4', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u17' ? $9 : NaN) with points pt 7 ps 0.8 title 'observed u17', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u17' ? $8 : NaN) with lines lw 2 title 'predicted u17', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u32' ? $9 : NaN) with points pt 7 ps 0.8 title 'observed u32', \
+     't3_variances_normalized.csv' every ::1 using 2:(strcol(1) eq 'u32' ? $8 : NaN) with lines lw 2 title 'predicted u32'
 set terminal svg size 900,600 dynamic enhanced
 set output 't3-sd-normalized.svg'
 replot
