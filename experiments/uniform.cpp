@@ -105,7 +105,7 @@ AKM_EXPERIMENT(T8, "uniform", "Direction-uniform tracking bounds and the density
                   "measured", "stderr", "gap"}, {}};
   struct Resolved {
     std::string name;
-    double bound, measured, se;
+    double bound, measured, se, gap;  // gap: the exact η(‖Σ̂‖² − 1/n) the simulation must resolve
   };
   std::vector<Resolved> resolved;  // strict improvement over the isotropic baseline, measured
 
@@ -181,18 +181,30 @@ AKM_EXPERIMENT(T8, "uniform", "Direction-uniform tracking bounds and the density
                   se[w]);
     if (!sc.isotropic)
       resolved.push_back({fmt::format("resolved/{}: measured Σλ̂β̃ + z·se < β − η/n", sc.name),
-                          kBeta - kEta / n, mean[w], se[w]});
+                          kBeta - kEta / n, mean[w], se[w], kEta * (fro - 1.0 / n)});
     wmean.add({sc.name, static_cast<long long>(n), static_cast<long long>(sc.isotropic), fro, 1.0 / n, pred,
                kBeta - kEta / n, mean[w], se[w], kEta * (fro - 1.0 / n)});
   }
 
   // The anisotropic improvement is resolved by the simulation: the upper confidence limit of the
   // measured weighted mean lies below the isotropic baseline. z from counts, after every mc check.
+  // Whether it can be resolved is a matter of power, not of the declared rate: a true claim
+  // fails this check with probability Φ(z − gap/se). So it is checked only where the exact gap is
+  // ≥ 2z·se; then it fails only if m lies ≥ z·se above its prediction β − η‖Σ̂‖², the event the
+  // weighted-mean check above already guards at the declared rate. (Seed 122 of the false-alarm
+  // audit: mild-power-64 in quick mode has gap/se ≈ 10 < 2z and failed at the declared 1e-6.)
   const double z = one_sided_z(ctx.checks, static_cast<long long>(resolved.size()));
-  for (const Resolved& r : resolved)
+  nlohmann::json not_powered = nlohmann::json::array();
+  for (const Resolved& r : resolved) {
+    if (r.gap < 2 * z * r.se) {
+      not_powered.push_back({{"check", r.name}, {"gap", r.gap}, {"se", r.se}, {"gap_over_se", r.gap / r.se}});
+      continue;
+    }
     ctx.checks.at_most(fmt::format("{} [m = {:.6g}, se = {:.3g}, z = {:.3f}]", r.name, r.measured, r.se, z),
                        r.bound, r.measured + z * r.se);
+  }
   ctx.params["one_sided_z"] = z;
+  ctx.params["resolved_not_checked_underpowered"] = not_powered;
 
   ctx.out.write_csv("data_directions.csv", dirs);
   ctx.out.write_csv("data_weighted.csv", wmean);
