@@ -3,7 +3,10 @@
 N seeds had at least one failed check (the family-wise event the rate bounds), with an exact
 (Clopper-Pearson) 95% interval, and per check the failure counts.
 
-    /usr/bin/python3 tests/audit/false_alarm_report.py [/tmp/akm-false-alarm/results.tsv]
+    /usr/bin/python3 tests/audit/false_alarm_report.py [--wide] [results.tsv ...]
+
+Several results.tsv files (e.g. audits of different experiment groups) are read as one.
+--wide prints one row per experiment, a column per declared rate (the README's table).
 """
 import collections
 import sys
@@ -18,18 +21,40 @@ def clopper_pearson(k, n, conf=0.95):
     return lo, hi
 
 
-def main(path):
+def wide(runs):
+    rates = sorted({r for r, _ in runs}, key=float)
+    ids = sorted({e for _, e in runs}, key=lambda e: (e[0], int(e[1:])))
+    print("| experiment | seeds | " + " | ".join(f"declared {r}" for r in rates) + " |")
+    print("|---|---|" + "---|" * len(rates))
+    worst = 0
+    for eid in ids:
+        cells, n = [], 0
+        for r in rates:
+            per_seed = runs.get((r, eid), {})
+            n, k = len(per_seed), sum(per_seed.values())
+            lo, hi = clopper_pearson(k, n)
+            flag = "" if lo <= float(r) else " **exceeds**"
+            worst += bool(flag)
+            cells.append(f"{k} ({k / n:.3g}; [{lo:.2g}, {hi:.2g}]){flag}" if k else f"0 ([0, {hi:.2g}])")
+        print(f"| {eid} | {n} | " + " | ".join(cells) + " |")
+    return 1 if worst else 0
+
+
+def main(paths, as_wide=False):
     runs = collections.defaultdict(lambda: collections.defaultdict(bool))  # (rate,id)->seed->fail
     checks = collections.Counter()
     check_fail = collections.Counter()
-    with open(path) as f:
-        next(f)
-        for line in f:
-            seed, rate, eid, name, kind, ok, _z = line.rstrip("\n").split("\t")
-            failed = ok == "0"
-            runs[(rate, eid)][seed] |= failed
-            checks[(rate, eid, name)] += 1
-            check_fail[(rate, eid, name)] += failed
+    for path in paths:
+        with open(path) as f:
+            next(f)
+            for line in f:
+                seed, rate, eid, name, kind, ok, _z = line.rstrip("\n").split("\t")
+                failed = ok == "0"
+                runs[(rate, eid)][seed] |= failed
+                checks[(rate, eid, name)] += 1
+                check_fail[(rate, eid, name)] += failed
+    if as_wide:
+        return wide(runs)
     print("| declared rate | experiment | seeds N | runs with a failed check | observed rate | 95% CI | verdict |")
     print("|---|---|---|---|---|---|---|")
     worst = []
@@ -50,4 +75,7 @@ def main(path):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1] if len(sys.argv) > 1 else "/tmp/akm-false-alarm/results.tsv"))
+    args = sys.argv[1:]
+    w = "--wide" in args
+    files = [a for a in args if a != "--wide"] or ["/tmp/akm-false-alarm/results.tsv"]
+    sys.exit(main(files, w))
