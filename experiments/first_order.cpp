@@ -198,7 +198,6 @@ AKM_EXPERIMENT(T11, "first-order", "First-order optimality of M ∝ Ḡ and the 
   ctx.out.write_csv("data_slopes.csv", slopes);
   ctx.out.write_csv("data_residual.csv", curve);
   {
-    const Window wg = window_for(data, theta, G);
     Figure f;
     f.name = "taylor-residual";
     f.title = "T11 Taylor residual |L(θ−αM) − [L − α⟨M,Ḡ⟩ + α^2/2 M^THM]| (logistic loss, exact data set; dashed: fit window)";
@@ -213,8 +212,8 @@ AKM_EXPERIMENT(T11, "first-order", "First-order optimality of M ∝ Ḡ and the 
         {"data_residual.csv", "alpha", "naive_rounding_bound", "", "rounding bound (plain difference)", "lines", "M=G"},
         {"data_residual.csv", "alpha", "abs_residual", "", "random M (R1)", "points", "M=R1"},
     };
-    f.extra = {fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'", wg.alpha_min),
-               fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'", wg.alpha_max),
+    f.extra = {fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'", w_star.alpha_min),
+               fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'", w_star.alpha_max),
                "set format y '10^{%T}'", "set format x '10^{%T}'", "set yrange [1e-24:*]"};
     ctx.out.figure(f);
   }
@@ -225,8 +224,7 @@ AKM_EXPERIMENT(T11, "first-order", "First-order optimality of M ∝ Ḡ and the 
   const double md2 = dstar.squaredNorm() / static_cast<double>(kDataSize);
   const double md3_star = mean_pow(dstar, 3);
   const double GHG = G.dot(H * G);
-  const Window wg = window_for(data, theta, G);
-  const double alpha = std::sqrt(wg.alpha_min * wg.alpha_max);  // inside the Taylor window of M* = Ḡ
+  const double alpha = std::sqrt(w_star.alpha_min * w_star.alpha_max);  // inside the Taylor window of M* = Ḡ
   const double dec_star = -lg::loss_change(data, theta, G, alpha);
   const double guarantee_gap = alpha * md2 / 8;  // ‖Ḡ‖² − ⟨M,Ḡ⟩ ≥ this ⇒ dec(M) ≤ dec(M*)
   ctx.checks.exact("first-order/cos(M*, G) = 1 for M* = G", 1.0, G.dot(G) / (G.norm() * G.norm()), 1e-14);
