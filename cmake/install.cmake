@@ -1,16 +1,18 @@
 # install.cmake — `cmake --install` lays out a CMake package:
 #   bin/akm                                   the program
-#   include/akm/*.hpp                         the public headers
-#   lib/libakm.a                              the library (with the experiments' objects)
+#   include/akm/<layer>/*.hpp                 the public headers, one folder per layer
+#   lib/libakm_<layer>.a                      one library per layer (cmake/layers.cmake)
 #   lib/cmake/akm/akmConfig.cmake (+ Version, Targets)   find_package(akm CONFIG)
-# Consumers: find_package(akm CONFIG REQUIRED) and target_link_libraries(app akm::akm).
+# Consumers: find_package(akm CONFIG REQUIRED) and target_link_libraries(app akm::akm);
+# akm::<layer> names one layer (akm::experiments holds the self-registering experiments).
 include(CMakePackageConfigHelpers)
 
 set(AKM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/akm CACHE STRING
     "where akmConfig.cmake is installed, relative to the prefix")
 
 set_target_properties(akm PROPERTIES EXPORT_NAME akm)
-install(TARGETS akm EXPORT akmTargets
+list(TRANSFORM AKM_LAYERS PREPEND akm_ OUTPUT_VARIABLE AKM_LAYER_TARGETS)
+install(TARGETS akm ${AKM_LAYER_TARGETS} EXPORT akmTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -34,8 +34,8 @@
 
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/optimizers.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/rules/optimizers.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

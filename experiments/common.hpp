@@ -9,11 +9,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "akm/experiment.hpp"
-#include "akm/moments.hpp"
-#include "akm/random.hpp"
-#include "akm/spectrum.hpp"
-#include "akm/theory.hpp"
+#include "akm/experiments/experiment.hpp"
+#include "akm/spectrum/moments.hpp"
+#include "akm/random/random.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/theory.hpp"
 
 namespace akm::exp {
 

@@ -25,9 +25,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/cost.hpp"
-#include "akm/optimizers.hpp"
-#include "akm/train.hpp"
+#include "akm/rules/cost.hpp"
+#include "akm/rules/optimizers.hpp"
+#include "akm/problems/train.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -10,8 +10,8 @@
 
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/phase_measure.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/sim/phase_measure.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -23,7 +23,7 @@
 
 #include <fmt/format.h>
 
-#include "akm/rules.hpp"
+#include "akm/rules/rules.hpp"
 #include "common.hpp"
 #include "fit.hpp"
 

@@ -25,7 +25,7 @@
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
-#include "akm/estimator.hpp"
+#include "akm/problems/estimator.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -39,7 +39,7 @@
 
 #include <fmt/format.h>
 
-#include "akm/logistic.hpp"
+#include "akm/problems/logistic.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

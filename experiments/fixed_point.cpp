@@ -6,8 +6,8 @@
 // term. With δ = Ax + ξ: Ḡu_i = λ_i A u_i and Ĝu_i = κ_i A u_i (THEOREMS.md).
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/random.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -53,8 +53,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/logistic.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/problems/logistic.hpp"
+#include "akm/sim/glm_moments.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

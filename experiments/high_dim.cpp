@@ -21,9 +21,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/dataset_spectrum.hpp"
-#include "akm/kernels.hpp"
-#include "akm/random.hpp"
+#include "akm/spectrum/dataset_spectrum.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -6,7 +6,7 @@
 // λ_i (EMA, target Ḡ_t = A_tΣ), so choosing D's i-th entry d_i = Δ_i/g_i makes the target
 // move by exactly Δ_i per step along u_i. Because M_{t−1} is independent of x_t, the mean
 // tracking error e_{t,i} = E[(M_t − M*_t)u_i] obeys e_t = b_i(e_{t−1} − Δ_i) exactly
-// (b_i = β̃_i for AK [thm:tracking], β for EMA [eq:tracking-ema]); see akm/drift.hpp. The
+// (b_i = β̃_i for AK [thm:tracking], β for EMA [eq:tracking-ema]); see akm/theory/drift.hpp. The
 // buffer starts on its target (M_0 = M*_0, e_0 = 0), so the lag L = −e builds up as
 //   L_t = b Δ/(1−b) · (1 − b^t),
 // and the steady lag b_iΔ_i/(1−b_i) — the bound of prop:nc1 — is attained: linear drift
@@ -36,9 +36,9 @@
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
-#include "akm/drift.hpp"
-#include "akm/kernels.hpp"
-#include "akm/one_sided.hpp"
+#include "akm/theory/drift.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/check/one_sided.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -2,7 +2,7 @@
 //
 // The expectation results [lem:transport] say nothing about the variance. For Gaussian keys
 // s_i = E[(v u_i)²] of a row pushed through βI − ηkkᵀ evolves linearly, s' = S s, with S in
-// closed form (raw key) or through Q_ij = E[x̂_i²x̂_j²] (normalized key); akm/phase.hpp.
+// closed form (raw key) or through Q_ij = E[x̂_i²x̂_j²] (normalized key); akm/theory/phase.hpp.
 // This experiment
 //   A. writes the closed-form phase maps of `akm reproduce` (stable and ms_stable for both
 //      keys, rho_ratio at tuned α for the top and bottom directions, counterexample);
@@ -11,18 +11,18 @@
 //   C. checks S^k against the measured second moments of the T3 transport setting and gives
 //      the predicted standard errors of T3's means beside the observed spread. For the raw
 //      key the check's standard error is exact, from the fourth-moment map
-//      (akm/fourth_moment.hpp): P_ii² is lognormal-like at long lags, and a sample that
+//      (akm/spectrum/fourth_moment.hpp): P_ii² is lognormal-like at long lags, and a sample that
 //      misses its rare large trials underestimates both the mean and its own error.
 #include <cmath>
 #include <limits>
 
 #include <fmt/format.h>
 
-#include "akm/fourth_moment.hpp"
-#include "akm/kernels.hpp"
-#include "akm/phase.hpp"
-#include "akm/phase_measure.hpp"
-#include "akm/phase_report.hpp"
+#include "akm/spectrum/fourth_moment.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/theory/phase.hpp"
+#include "akm/sim/phase_measure.hpp"
+#include "akm/report/phase_report.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -31,8 +31,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/keys.hpp"
-#include "akm/kernels.hpp"
+#include "akm/sim/key_law_moments.hpp"
+#include "akm/spectrum/keys.hpp"
+#include "akm/rules/kernels.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -32,9 +32,9 @@
 #include <boost/math/distributions/students_t.hpp>
 #include <fmt/format.h>
 
-#include "akm/mlp.hpp"
-#include "akm/rules.hpp"
-#include "akm/train.hpp"
+#include "akm/problems/mlp.hpp"
+#include "akm/rules/rules.hpp"
+#include "akm/problems/train.hpp"
 #include "common.hpp"
 #include "fit.hpp"
 

@@ -10,7 +10,7 @@
 
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
+#include "akm/rules/kernels.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

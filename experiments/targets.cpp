@@ -16,9 +16,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/random.hpp"
-#include "akm/rules.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
+#include "akm/rules/rules.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -40,9 +40,9 @@
 #include <string>
 #include <vector>
 
-#include "akm/kernels.hpp"
-#include "akm/random.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
+#include "akm/spectrum/spectrum.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

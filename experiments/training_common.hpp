@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "akm/mlp.hpp"
-#include "akm/train.hpp"
+#include "akm/problems/mlp.hpp"
+#include "akm/problems/train.hpp"
 #include "common.hpp"
 
 namespace akm::exp::training {

@@ -6,8 +6,8 @@
 // rows at once is pushing the identity: P_k = Π_{j≤k}(βI − ηx_jx_jᵀ), in the eigenbasis.
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/rules.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/rules/rules.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -21,8 +21,8 @@
 
 #include <fmt/format.h>
 
-#include "akm/kernels.hpp"
-#include "akm/one_sided.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/check/one_sided.hpp"
 #include "common.hpp"
 
 namespace akm::exp {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# MPI exactness (akm/dist.hpp): `mpirun -np 2` and `-np 3` give byte-identical results to a
+# MPI exactness (akm/sim/dist.hpp): `mpirun -np 2` and `-np 3` give byte-identical results to a
 # single process with the same seed, for the split grid of `akm phase --measure` and the
 # split Monte-Carlo chunks of `akm run T3 --quick`; only rank 0 writes and prints; a bad
 # input is refused once with exit 2; --resume agrees across ranks.

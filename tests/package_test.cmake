@@ -13,7 +13,7 @@ function(step)
 endfunction()
 
 step(${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix})
-foreach(f bin/akm include/akm/theory.hpp lib/cmake/akm/akmConfig.cmake
+foreach(f bin/akm include/akm/theory/theory.hpp lib/cmake/akm/akmConfig.cmake
           lib/cmake/akm/akmConfigVersion.cmake lib/cmake/akm/akmTargets.cmake)
   if(NOT EXISTS ${prefix}/${f})
     message(FATAL_ERROR "package test: ${f} was not installed")

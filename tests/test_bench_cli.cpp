@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "akm/cuda.hpp"
+#include "akm/sim/cuda.hpp"
 #include "test_util.hpp"
 
 namespace {

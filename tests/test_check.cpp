@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/check.hpp"
-#include "akm/random.hpp"
-#include "akm/sim.hpp"
+#include "akm/check/check.hpp"
+#include "akm/random/random.hpp"
+#include "akm/sim/sim.hpp"
 
 namespace {
 

@@ -12,8 +12,9 @@
 
 #include "test_util.hpp"
 
-#include "akm/spectrum.hpp"
-#include "akm/theory.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/report.hpp"
+#include "akm/theory/theory.hpp"
 
 namespace fs = std::filesystem;
 

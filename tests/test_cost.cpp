@@ -1,7 +1,7 @@
 // Operation counts of the deployed rule [app:flops-memory], by hand for small shapes.
 #include <gtest/gtest.h>
 
-#include "akm/cost.hpp"
+#include "akm/rules/cost.hpp"
 
 namespace {
 using namespace akm;

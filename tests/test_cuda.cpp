@@ -9,8 +9,8 @@
 
 #include <cmath>
 
-#include "akm/cuda.hpp"
-#include "akm/engine/engine.hpp"
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/engine/engine.hpp"
 
 using namespace akm;
 

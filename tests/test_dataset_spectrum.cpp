@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/dataset_spectrum.hpp"
-#include "akm/errors.hpp"
-#include "akm/random.hpp"
+#include "akm/spectrum/dataset_spectrum.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/random/random.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/dist.hpp"
-#include "akm/progress.hpp"
-#include "akm/sim.hpp"
+#include "akm/sim/dist.hpp"
+#include "akm/base/progress.hpp"
+#include "akm/sim/sim.hpp"
 
 namespace {
 

@@ -1,11 +1,11 @@
-// Closed forms of the drifting target (akm/drift.hpp) against the plain recursion.
+// Closed forms of the drifting target (akm/theory/drift.hpp) against the plain recursion.
 #include <cmath>
 #include <random>
 
 #include <gtest/gtest.h>
 
-#include "akm/drift.hpp"
-#include "akm/errors.hpp"
+#include "akm/theory/drift.hpp"
+#include "akm/base/errors.hpp"
 
 namespace th = akm::theory;
 

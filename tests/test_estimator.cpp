@@ -11,9 +11,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "akm/errors.hpp"
-#include "akm/estimator.hpp"
-#include "akm/random.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/problems/estimator.hpp"
+#include "akm/random/random.hpp"
 
 namespace {
 

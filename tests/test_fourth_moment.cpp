@@ -1,4 +1,4 @@
-// The closed-form fourth-moment step of E1 (akm/fourth_moment.hpp) against its plain
+// The closed-form fourth-moment step of E1 (akm/spectrum/fourth_moment.hpp) against its plain
 // reference: exact Gauss–Hermite quadrature of E[(v_k u_a)²(v_k u_b)²] over every key of
 // every step. v_k is a polynomial of degree ≤ 2 per step in each key coordinate, so
 // (v u_a)²(v u_b)² has degree ≤ 8 per coordinate and 5 nodes (exact to degree 9) suffice.
@@ -8,8 +8,8 @@
 #include <cmath>
 #include <limits>
 
-#include "akm/fourth_moment.hpp"
-#include "akm/phase.hpp"
+#include "akm/spectrum/fourth_moment.hpp"
+#include "akm/theory/phase.hpp"
 
 namespace akm {
 namespace {

@@ -7,10 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/check.hpp"
-#include "akm/errors.hpp"
-#include "akm/keys.hpp"
-#include "akm/moments.hpp"
+#include "akm/check/check.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/sim/key_law_moments.hpp"
+#include "akm/spectrum/keys.hpp"
+#include "akm/spectrum/moments.hpp"
 
 namespace {
 

@@ -8,10 +8,11 @@
 #include <gtest/gtest.h>
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 
-#include "akm/errors.hpp"
-#include "akm/logistic.hpp"
-#include "akm/moments.hpp"
-#include "akm/rules.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/problems/logistic.hpp"
+#include "akm/sim/glm_moments.hpp"
+#include "akm/spectrum/moments.hpp"
+#include "akm/rules/rules.hpp"
 
 namespace {
 

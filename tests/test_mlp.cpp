@@ -3,10 +3,10 @@
 
 #include <cmath>
 
-#include "akm/errors.hpp"
-#include "akm/mlp.hpp"
-#include "akm/rules.hpp"
-#include "akm/train.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/problems/mlp.hpp"
+#include "akm/rules/rules.hpp"
+#include "akm/problems/train.hpp"
 
 namespace {
 

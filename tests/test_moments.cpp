@@ -11,10 +11,10 @@
 #include <boost/math/quadrature/exp_sinh.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
 
-#include "akm/errors.hpp"
-#include "akm/moments.hpp"
-#include "akm/random.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/spectrum/moments.hpp"
+#include "akm/random/random.hpp"
+#include "akm/spectrum/spectrum.hpp"
 
 namespace {
 

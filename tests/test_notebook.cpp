@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/errors.hpp"
-#include "akm/notebook.hpp"
-#include "akm/report.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/report/notebook.hpp"
+#include "akm/report/report.hpp"
 
 namespace fs = std::filesystem;
 

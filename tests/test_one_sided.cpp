@@ -1,12 +1,12 @@
-// One-sided Monte-Carlo ceilings (akm/one_sided.hpp): z from counts, power against a
+// One-sided Monte-Carlo ceilings (akm/check/one_sided.hpp): z from counts, power against a
 // violated ceiling, no alarm for a mean on or under it.
 #include <cmath>
 
 #include <gtest/gtest.h>
 
-#include "akm/check.hpp"
-#include "akm/errors.hpp"
-#include "akm/one_sided.hpp"
+#include "akm/check/check.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/check/one_sided.hpp"
 
 TEST(OneSided, ZCountsTheRunsMonteCarloComparisons) {
   akm::Checks c(1e-6);

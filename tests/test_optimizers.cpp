@@ -9,9 +9,9 @@
 
 #include <cmath>
 
-#include "akm/errors.hpp"
-#include "akm/optimizers.hpp"
-#include "akm/random.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/rules/optimizers.hpp"
+#include "akm/random/random.hpp"
 
 namespace {
 

@@ -4,9 +4,10 @@
 
 #include <cmath>
 
-#include "akm/errors.hpp"
-#include "akm/phase.hpp"
-#include "akm/random.hpp"
+#include "akm/theory/report.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/theory/phase.hpp"
+#include "akm/random/random.hpp"
 
 namespace {
 
@@ -220,9 +221,9 @@ TEST(PhaseMs, OneStepMatchesMonteCarlo) {
 }  // namespace
 
 // The measured inner loop (phase_measure.hpp) against a plain reference built from the
-// kernels of akm/kernels.hpp, on the same key stream, both keys, iid and AR(1).
-#include "akm/kernels.hpp"
-#include "akm/phase_measure.hpp"
+// kernels of akm/rules/kernels.hpp, on the same key stream, both keys, iid and AR(1).
+#include "akm/rules/kernels.hpp"
+#include "akm/sim/phase_measure.hpp"
 
 namespace {
 

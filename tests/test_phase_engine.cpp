@@ -14,10 +14,10 @@
 #include <chrono>
 #include <cmath>
 
-#include "akm/cuda.hpp"
-#include "akm/engine/engine.hpp"
-#include "akm/phase_measure.hpp"
-#include "akm/random.hpp"
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "akm/sim/phase_measure.hpp"
+#include "akm/random/random.hpp"
 
 using namespace akm;
 

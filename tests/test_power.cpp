@@ -3,12 +3,12 @@
 // transient factor). Each case uses the experiments' own kernels and tolerances.
 #include <gtest/gtest.h>
 
-#include "akm/check.hpp"
-#include "akm/kernels.hpp"
-#include "akm/moments.hpp"
-#include "akm/sim.hpp"
-#include "akm/spectrum.hpp"
-#include "akm/theory.hpp"
+#include "akm/check/check.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/spectrum/moments.hpp"
+#include "akm/sim/sim.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/theory.hpp"
 
 using namespace akm;
 

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/progress.hpp"
+#include "akm/base/progress.hpp"
 
 TEST(Progress, DurationsReadNaturally) {
   EXPECT_EQ(akm::format_duration(0.4), "0 s");

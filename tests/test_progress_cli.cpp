@@ -1,4 +1,4 @@
-// Progress of `akm phase --measure` and `akm bench` (akm/progress.hpp): drawn on stderr when
+// Progress of `akm phase --measure` and `akm bench` (akm/base/progress.hpp): drawn on stderr when
 // it is a terminal (a pseudo-terminal here), absent with --quiet or when stderr is a pipe.
 #include <fcntl.h>
 #include <pty.h>

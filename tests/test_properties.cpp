@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "akm/theory.hpp"
+#include "akm/theory/theory.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/random.hpp"
+#include "akm/random/random.hpp"
 
 namespace {
 

@@ -11,8 +11,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "akm/errors.hpp"
-#include "akm/report.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/report/report.hpp"
 
 namespace fs = std::filesystem;
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "akm/rules.hpp"
+#include "akm/rules/rules.hpp"
 
 namespace {
 

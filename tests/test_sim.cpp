@@ -4,11 +4,11 @@
 
 #include <cstring>
 
-#include "akm/kernels.hpp"
-#include "akm/random.hpp"
-#include "akm/rules.hpp"
-#include "akm/sim.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
+#include "akm/rules/rules.hpp"
+#include "akm/sim/sim.hpp"
+#include "akm/spectrum/spectrum.hpp"
 
 using namespace akm;
 

@@ -14,12 +14,12 @@
 
 #include <cmath>
 
-#include "akm/cuda.hpp"
-#include "akm/errors.hpp"
-#include "akm/engine/engine.hpp"
-#include "akm/simulate.hpp"
-#include "akm/spectrum.hpp"
-#include "akm/workloads.hpp"
+#include "akm/sim/cuda.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "akm/check/simulate.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/sim/workloads.hpp"
 
 using namespace akm;
 using engine::Precision;

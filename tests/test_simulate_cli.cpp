@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "akm/cuda.hpp"
+#include "akm/sim/cuda.hpp"
 #include "test_util.hpp"
 
 namespace fs = std::filesystem;

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "akm/errors.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/spectrum/spectrum.hpp"
 
 namespace {
 

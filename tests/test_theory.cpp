@@ -6,8 +6,9 @@
 #include <limits>
 #include <random>
 
-#include "akm/errors.hpp"
-#include "akm/theory.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/theory/report.hpp"
+#include "akm/theory/theory.hpp"
 
 namespace {
 

@@ -15,14 +15,14 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "akm/check.hpp"
-#include "akm/cuda.hpp"
-#include "akm/engine/engine.hpp"
-#include "akm/engine/limits.hpp"
-#include "akm/errors.hpp"
-#include "akm/progress.hpp"
-#include "akm/sim.hpp"
-#include "akm/workloads.hpp"
+#include "akm/check/check.hpp"
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "akm/sim/engine/limits.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/base/progress.hpp"
+#include "akm/sim/sim.hpp"
+#include "akm/sim/workloads.hpp"
 #include "command.hpp"
 
 namespace akm::cli {

@@ -9,9 +9,10 @@
 
 #include <fmt/format.h>
 
-#include "akm/dist.hpp"
-#include "akm/errors.hpp"
-#include "akm/report.hpp"
+#include "akm/base/version.hpp"
+#include "akm/sim/dist.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/report/report.hpp"
 
 namespace akm::cli {
 

@@ -8,13 +8,13 @@
 
 #include <fmt/format.h>
 
-#include "akm/dist.hpp"
-#include "akm/errors.hpp"
-#include "akm/report.hpp"
-#include "akm/result_hash.hpp"
+#include "akm/sim/dist.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/report/report.hpp"
+#include "akm/experiments/result_hash.hpp"
 #include "command.hpp"
 #include "notebooks_step.hpp"
-#include "akm/progress.hpp"
+#include "akm/base/progress.hpp"
 
 namespace akm::cli {
 namespace {
@@ -105,8 +105,8 @@ struct RunState {
   std::string backend = "cpu";
 };
 
-// Experiments run their Monte Carlo on the CPU reference engine (akm/kernels.hpp per trial,
-// akm/sim.hpp): none of them is built on a workload with a CUDA launcher, so `run` accepts
+// Experiments run their Monte Carlo on the CPU reference engine (akm/rules/kernels.hpp per trial,
+// akm/sim/sim.hpp): none of them is built on a workload with a CUDA launcher, so `run` accepts
 // --backend cpu only and says where the CUDA backend does apply.
 void require_cpu_backend(const std::string& backend) {
   if (backend == "cpu") return;

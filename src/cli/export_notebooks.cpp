@@ -4,9 +4,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/dist.hpp"
-#include "akm/notebook.hpp"
-#include "akm/report.hpp"
+#include "akm/sim/dist.hpp"
+#include "akm/report/notebook.hpp"
+#include "akm/report/report.hpp"
 #include "command.hpp"
 
 namespace akm::cli {

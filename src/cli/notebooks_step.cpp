@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "akm/notebook.hpp"
-#include "akm/report.hpp"
+#include "akm/report/notebook.hpp"
+#include "akm/report/report.hpp"
 
 namespace akm::cli {
 

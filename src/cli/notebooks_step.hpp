@@ -6,7 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "akm/experiment.hpp"
+#include "akm/experiments/experiment.hpp"
 
 namespace akm::cli {
 

@@ -2,7 +2,7 @@
 // measurement at every grid point. Output folder --out: phase.csv (one row per point),
 // phase.{gp,png,svg} heatmap, summary.json; [--measure] measured.{gp,png,svg} (difference
 // in standard errors) and diverged.{gp,png,svg}. Staged and renamed into place.
-// Under mpirun the --measure points are split across ranks (akm/dist.hpp); rank 0 writes.
+// Under mpirun the --measure points are split across ranks (akm/sim/dist.hpp); rank 0 writes.
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -10,16 +10,17 @@
 
 #include <fmt/format.h>
 
-#include "akm/cuda.hpp"
-#include "akm/dist.hpp"
-#include "akm/errors.hpp"
-#include "akm/experiment.hpp"
-#include "akm/phase.hpp"
-#include "akm/phase_measure.hpp"
-#include "akm/phase_report.hpp"
-#include "akm/progress.hpp"
-#include "akm/sim.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/base/version.hpp"
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/dist.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/experiments/experiment.hpp"
+#include "akm/theory/phase.hpp"
+#include "akm/sim/phase_measure.hpp"
+#include "akm/report/phase_report.hpp"
+#include "akm/base/progress.hpp"
+#include "akm/sim/sim.hpp"
+#include "akm/spectrum/spectrum.hpp"
 #include "command.hpp"
 
 namespace fs = std::filesystem;
@@ -79,7 +80,7 @@ int cmd_phase(const PhaseFlags& f) {
     if (alpha_axis)
       throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
   }
-  // --backend: who runs the --measure trials (cpu: the fast engine, src/engine/phase_trial.cpp).
+  // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/engine/phase_trial.cpp).
   if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
   if (f.backend == "cuda") {
     if (!f.measure)

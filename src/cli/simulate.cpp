@@ -1,6 +1,6 @@
 // akm simulate — one Monte-Carlo run of AK-SGD (the AK buffer) and SGD-EMA on a spectrum:
 // per-direction contraction β̃_i, coupling c_i, rate ρ_i and final error measured with
-// standard errors beside the closed forms (akm/simulate.hpp). Output folder --out:
+// standard errors beside the closed forms (akm/check/simulate.hpp). Output folder --out:
 // rates.csv (one row per arm and direction), contraction.{gp,png,svg}, rate.{gp,png,svg},
 // summary.json; staged and renamed into place.
 // Exit 0: every check within its tolerance; 1: a check failed or the run diverged.
@@ -13,11 +13,12 @@
 
 #include <fmt/format.h>
 
-#include "akm/errors.hpp"
-#include "akm/experiment.hpp"
-#include "akm/report.hpp"
-#include "akm/simulate.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/base/version.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/experiments/experiment.hpp"
+#include "akm/report/report.hpp"
+#include "akm/check/simulate.hpp"
+#include "akm/spectrum/spectrum.hpp"
 #include "command.hpp"
 
 namespace fs = std::filesystem;

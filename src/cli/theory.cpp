@@ -4,9 +4,10 @@
 
 #include <fmt/format.h>
 
-#include "akm/errors.hpp"
-#include "akm/spectrum.hpp"
-#include "akm/theory.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/report.hpp"
+#include "akm/theory/theory.hpp"
 #include "command.hpp"
 
 namespace akm::cli {

@@ -6,9 +6,9 @@
 
 #include <vector>
 
-#include "akm/engine/engine.hpp"
-#include "akm/random.hpp"
-#include "akm/workloads.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "akm/random/random.hpp"
+#include "akm/sim/workloads.hpp"
 
 using namespace akm;
 using engine::Precision;

@@ -5,11 +5,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include <akm/kernels.hpp>
-#include <akm/random.hpp>
-#include <akm/sim.hpp>
-#include <akm/spectrum.hpp>
-#include <akm/theory.hpp>
+#include <akm/rules/kernels.hpp>
+#include <akm/random/random.hpp>
+#include <akm/sim/sim.hpp>
+#include <akm/spectrum/spectrum.hpp>
+#include <akm/theory/theory.hpp>
 
 int main() {
   const akm::Spectrum spec = akm::parse_spectrum("list:4/2/1");

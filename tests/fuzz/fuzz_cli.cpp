@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "akm/experiment.hpp"
+#include "akm/experiments/experiment.hpp"
 #include "cli/command.hpp"
 
 namespace {

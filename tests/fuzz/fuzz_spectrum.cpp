@@ -7,8 +7,8 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "akm/errors.hpp"
-#include "akm/spectrum.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/spectrum/spectrum.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size > 4096) return 0;

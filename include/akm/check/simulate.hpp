@@ -1,0 +1,113 @@
+// simulate — `akm simulate`: one Monte-Carlo run of the AK buffer (AK-SGD) and SGD-EMA on
+// a spectrum, its per-direction maps measured next to the closed forms of akm/theory/theory.hpp.
+//
+// The workload is wl::Fit (loss-free linear regression, one output, e₀ = 1 on every
+// direction, M₀ = 0). Along u_i the trial mean of s_t = (e_{t,i}, μ_{t−1,i}) follows the
+// 2×2 map A_i of [eq:iter-matrices] exactly, and conditionally on the past too, so pooled
+// least squares Â_i = (Σ s_{t+1}s_tᵀ)(Σ s_t s_tᵀ)⁻¹ estimates it; its second row is
+// (c_i, β̃_i): the buffer's coupling and contraction (AK: ηκ_i or ηλ_i and β − ηλ̂_i or
+// β − ηλ_i [eq:transport-lemma]; EMA: (1−β)λ_i and β). Standard errors: delete-one-group
+// jackknife over fixed trial groups (bias-corrected estimate).
+//
+// Verdict: Monte-Carlo checks of β̃_i, c_i and E[e_T,i] = (A_i^T s₀)₁ for both arms with a
+// Bonferroni z at the declared family false-alarm rate (akm/check/check.hpp). ρ(Â_i) is reported
+// with its error but not checked: it is a function of the checked row, and it is not
+// differentiable at critical damping (disc A = 0), where a jackknife error is unreliable.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/check/check.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/report.hpp"
+#include "akm/theory/theory.hpp"
+#include "akm/sim/workloads.hpp"
+
+namespace akm::simulate {
+
+enum class Backend { cpu, cuda };
+Backend parse_backend(const std::string& s);  ///< "cpu" | "cuda"; else InputError
+const char* to_string(Backend b);
+
+struct Options {
+  double beta = 0.9, eta = 0.5, alpha = 0.1, sigma = 0.1;
+  Key key = Key::normalized;
+  long long trials = 2000;
+  int steps = 200;
+  std::uint64_t seed = 1;
+  int threads = 0;
+  Backend backend = Backend::cpu;
+  engine::Precision precision = engine::Precision::f64;
+  double false_alarm = 1e-6;
+  std::function<void(long long, long long)> progress;  ///< (groups done, groups)
+};
+
+/// Spectral radius of the second-moment map of the raw-key transport v ← v(βI − ηxxᵀ)
+/// (Gaussian keys, eigenvalues λ); < 1 iff E‖v_t‖² → 0 (mean-square stable).
+double raw_second_moment_radius(double beta, double eta, const Vec& lambda);
+
+/// Refuses bad options (InputError naming the flag, the value and the valid range): β ∈
+/// [0,1), η > 0 with the contraction condition of the key (raw key: also mean-square
+/// stable, raw_second_moment_radius < 1), α > 0, σ ≥ 0, trials ≥ 100,
+/// 1 ≤ steps ≤ 10⁶, n ≤ 8192, false alarm in (0,1), backend availability (cuda: built, a device,
+/// float precision).
+void validate(const Options& o, const Spectrum& s);
+
+/// The workload for these options (groups = min(trials, 200)).
+wl::Fit make_fit(const Options& o, const Spectrum& s);
+
+/// One measured quantity beside its prediction.
+struct Estimate {
+  double predicted = 0, measured = 0, se = 0;
+  double skew = 0, dof = 0;  ///< jackknife pseudo-values' skewness of the mean; groups − 1
+  MeanEstimate estimate() const { return {measured, se, skew, dof, false}; }
+  double z() const;  ///< (measured − predicted)/se (0 when both differences and se are 0)
+};
+
+struct ArmRow {
+  Estimate contraction, coupling, rate, final_error;
+};
+
+struct DirectionRow {
+  int index = 0;  ///< 1-based direction i
+  double lambda = 0, lambda_hat = 0, kappa = 0;
+  bool underdamped_ak = false;
+  ArmRow ak, ema;
+};
+
+struct Result {
+  Options opts;
+  TheoryReport theory;
+  std::vector<DirectionRow> rows;
+  Checks checks;
+  double rounding_step = 0;  ///< relative rounding allowance of a one-step coefficient
+  double seconds = 0;
+  bool finite = true;  ///< false: some statistic is not finite (the run diverged)
+  /// Regimes where the standard errors may not hold (see ms_warnings).
+  std::vector<std::string> warnings;
+};
+
+/// The verdict's false-alarm rate assumes the trial statistics have finite variance
+/// (finite fourth moments of the state). Arms fed the raw gradient (e·x)x — SGD-EMA, and
+/// AK-SGD with the raw key — are assured of that only well inside the mean-square region;
+/// the rule of experiments/rates.cpp (from E[xxᵀxxᵀ] = 2Σ² + tr(Σ)Σ for Gaussian keys):
+/// γ·(2λ_max + tr Σ) < 2 with γ = α × the buffer's largest gain (EMA 1, AK raw η/(1−β)).
+/// Returns one warning per arm outside it (a rule of thumb, so a warning, not a refusal).
+std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s);
+
+/// Statistics and checks from the group means of a run of `w` (any backend).
+Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
+               const wl::Observations& groups);
+
+/// Runs the workload on the chosen backend and analyzes it.
+Result run(const Options& o, const Spectrum& s);
+
+/// CSV rows (arm, direction, …) and the JSON summary written by `akm simulate`.
+nlohmann::json to_json(const Result& r, const Spectrum& s);
+
+}  // namespace akm::simulate

@@ -1,0 +1,85 @@
+// train — the reusable training loop: an Mlp on a Task, online (a fresh batch every step),
+// with AK-SGD, SGD-m, AdamW or AK-AdamW selected by name.
+//
+//   sgd-m     M ← βM + (1−β)G,                 W ← W − α_l M          [eq:ema-update]
+//   ak-sgd    M ← βM + η(Ĝ − MΣ̂_B),            W ← W − α_l M          [eq:deployed]
+//   adamw     AdamW on G (akm::AdamW)
+//   ak-adamw  AdamW with the deployed AK buffer as first moment (akm::AkAdamW)
+// with G = ΔᵀX/N, Ĝ = ΔᵀX̂/N, Σ̂_B = X̂ᵀX̂/N from each layer's hooks (X_l, Δ_l), the
+// correction contracted in the cheaper order on the full counts (cost::cheaper_order, the
+// finite-N form of [eq:dispatch]), and the per-layer rate α_l = lr ×
+// the μP multiplier of the optimizer's family [cor:mup-base-lr]. The AK rules are applied
+// to every linear layer of the model.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "akm/problems/mlp.hpp"
+#include "akm/rules/optimizers.hpp"
+
+namespace akm {
+
+struct TrainConfig {
+  std::string optimizer = "ak-adamw";  ///< sgd-m | ak-sgd | adamw | ak-adamw
+  double lr = 1e-3;      ///< base rate α (μP multipliers applied per layer)
+  double beta = 0.9;     ///< β of the buffer (β1 for the Adam family)
+  double eta = 0.4;      ///< AK delta-rule coefficient η
+  double beta2 = 0.999;
+  double eps = 1e-8;
+  double weight_decay = 0.0;
+  int batch = 32;
+  int steps = 500;
+  int eval_every = 25;   ///< held-out loss every this many steps (and at the end)
+  int eval_size = 1024;
+  std::uint64_t seed = 1;  ///< data stream (batches) and held-out set
+};
+
+/// Throws InputError naming the first invalid field.
+void validate(const TrainConfig& c);
+bool is_ak(const std::string& optimizer);
+OptimizerFamily family_of(const std::string& optimizer);
+
+/// One optimizer per layer, stepping on (W, X, Δ).
+class Trainer {
+ public:
+  Trainer(Mlp& net, const TrainConfig& cfg);
+  ~Trainer();
+  /// Forward, backward and one optimizer step on (X, T); returns the batch loss before the
+  /// step. The batch's activations and errors stay in cache().
+  double step(ConstMatRef X, ConstMatRef T, LossKind loss);
+  /// The first-moment buffer of layer l (EMA m, AK M; before bias correction).
+  const Mat& buffer(int l) const;
+  const MlpCache& cache() const { return cache_; }
+  double layer_lr(int l) const;
+  long long steps() const { return t_; }
+
+ private:
+  struct Layer;
+  Mlp& net_;
+  TrainConfig cfg_;
+  std::vector<std::unique_ptr<Layer>> layers_;
+  MlpCache cache_;
+  long long t_ = 0;
+};
+
+struct TrainResult {
+  std::vector<int> eval_steps;
+  std::vector<double> eval_loss;  ///< held-out mean loss at eval_steps
+  bool diverged = false;          ///< loss non-finite or above 1e3 × its initial value
+  double final_loss() const { return eval_loss.back(); }
+  /// First eval step with loss ≤ target (−1 if never).
+  int steps_to(double target) const;
+};
+
+/// Trains `net` on `task` for cfg.steps online steps. `on_step(trainer, t)` runs after
+/// every step when given (diagnostics).
+TrainResult train(Mlp& net, const Task& task, const TrainConfig& cfg,
+                  const std::function<void(const Trainer&, int)>& on_step = {});
+
+/// The held-out set of a config (fixed by cfg.seed).
+void held_out(const Task& task, const TrainConfig& cfg, Mat& X, Mat& T);
+
+}  // namespace akm

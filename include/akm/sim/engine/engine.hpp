@@ -1,0 +1,71 @@
+// engine — the fast CPU Monte-Carlo engine for W1–W4 (issue #6).
+//
+// Same streams as the references (akm::Stream, Philox4x32-10 keyed by (seed, trial,
+// purpose)), so the double engine reproduces them up to (a) summation order of dot
+// products and norms (8/16-wide partial sums here, Eigen's packet order there), (b) fused
+// multiply-add contraction, and (c) the vector log/sin/cos of glibc's libmvec (≤ 4 ulp,
+// glibc's documented bound) in place of the scalar libm calls. The float engine draws the
+// same uniforms and rounds them to float before the transform; its error analysis is in
+// tests/test_engine.cpp. Trials are independent and each writes its own row, so results
+// never depend on the thread count.
+#pragma once
+#include <cstdint>
+#include <functional>
+
+#include "akm/sim/phase_measure.hpp"
+#include "akm/random/random.hpp"
+#include "akm/sim/workloads.hpp"
+
+namespace akm::engine {
+
+enum class Precision { f64, f32 };
+const char* to_string(Precision p);
+
+/// A Stream that emits normals in batches: Philox blocks are generated several at a time
+/// (vectorized over consecutive counters) and transformed with vector Box–Muller. The
+/// sequence equals akm::Stream(seed, trial, purpose).normal() repeated (see the header
+/// comment for the rounding differences). Batches must have even length.
+class NormalStream {
+ public:
+  NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose);
+  void fill(double* out, int count);
+  void fill(float* out, int count);
+  /// Test hook: take the scalar path (an exact copy of akm::Stream) for every batch.
+  static void set_force_scalar(bool on);
+
+ private:
+  bool aligned() const { return next_word_ == 4 && !has_spare_; }
+  std::uint64_t bits();
+  double uniform();
+  double normal();  // scalar path: identical to akm::Stream::normal
+  std::uint32_t key_[2];
+  std::uint32_t ctr_[4];
+  std::uint32_t out_[4] = {0, 0, 0, 0};
+  int next_word_ = 4;
+  bool has_spare_ = false;
+  double spare_ = 0.0;
+};
+
+/// Normal variates per second of NormalStream on one thread (the machine's normal-variate
+/// throughput for the engine; `akm bench` reports the engine against it).
+double normal_throughput(Precision p, double seconds);
+
+wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p);
+wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p);
+wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p);
+/// The fitting workload of `akm simulate` (rows: trial groups, see wl::Fit); the state in
+/// precision p, the regression moments accumulated in double.
+/// `progress(groups done, groups)` is called from worker threads when set.
+wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precision p,
+                     const std::function<void(long long, long long)>& progress = {});
+/// One trial of `akm phase --measure`: phase::measure_trial on the stream
+/// Stream(seed, trial, keys) with batched normals and vector loops (double).
+phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
+                               double beta, double eta, int direction, int lag,
+                               std::uint64_t seed, std::uint64_t trial);
+/// Both orders, computed in precision p with AVX GEMM, rows of M split into a fixed number
+/// of blocks (independent of the thread count); returned in double.
+wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat, int threads,
+                Precision p);
+
+}  // namespace akm::engine

@@ -1,0 +1,86 @@
+// phase_measure — Monte-Carlo contraction and divergence of the AK buffer at grid points.
+//
+// At one (η, β) a row v is pushed through the transport factors βI − ηk_tk_tᵀ
+// [eq:transport-expansion] from v_0 = (1,…,1)/√n in the eigenbasis, R trials of T steps.
+// Per point it reports:
+//   - the measured expectation contraction |m_k|^{1/k} of direction d at a lag k fixed in
+//     advance from the prediction (m_k = trial mean of v_k·u_d / v_0·u_d, E m_k = β̃_d^k
+//     [lem:transport]), with its delta-method standard error;
+//   - the fraction of trials whose ‖v_t‖² exceeds `threshold`·‖v_0‖² at some t ≤ T
+//     (divergence, E1) and the growth exponent (1/T)·log(‖v_T‖²/‖v_0‖²) with its error.
+// Keys are Gaussian in the eigenbasis, optionally AR(1) in time (E2):
+//   x_t = ρ x_{t−1} + √(1−ρ²) ξ_t, x_0 = ξ_0 — the same stationary law N(0, Σ) for any ρ.
+// Deterministic: trial r of point p reads Stream(point_seed(seed, p), r), points are
+// independent, so results do not depend on the thread count; under MPI (dist.hpp) the ranks
+// measure contiguous blocks of points and gather them, with the same result on every rank.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "akm/base/linalg.hpp"
+#include "akm/random/random.hpp"
+#include "akm/theory/theory.hpp"
+
+namespace akm::phase {
+
+/// Who runs the trials: the plain reference (measure_trial below), the fast CPU engine
+/// (engine::phase_trial, same streams, equal to rounding) or the CUDA device (cuda::phase_trials).
+enum class Backend { reference, cpu, cuda };
+
+struct MeasureOptions {
+  Key key = Key::normalized;
+  Backend backend = Backend::cpu;
+  long long trials = 256;
+  int steps = 1000;
+  double threshold = 1e12;   ///< divergence: ‖v_t‖² > threshold·‖v_0‖²
+  double ar_rho = 0.0;       ///< AR(1) key correlation ρ ∈ [0, 1)
+  std::uint64_t seed = 1;
+  int threads = 1;
+  std::function<void(long long, long long)> progress;  ///< (points done, total)
+};
+
+struct MeasurePoint {
+  double eta = 0, beta = 0;
+  int direction = 0;          ///< 0-based direction d whose rate is measured
+  int lag = 1;                ///< k
+  double predicted_rate = 0;  ///< |β̃_d|
+  double measured_rate = 0, rate_se = 0, rate_z = 0;
+  double mean_projection = 0, projection_se = 0;  ///< m_k and its standard error
+  double diverged_fraction = 0;
+  double growth = 0, growth_se = 0;  ///< mean and SE of (1/T) log(‖v_T‖²/‖v_0‖²)
+};
+
+/// What one trial returns: v_k·u_d / v_0·u_d at the chosen lag, log(‖v_T‖²/‖v_0‖²), and
+/// whether ‖v_t‖² crossed the threshold.
+struct TrialResult {
+  double projection = 0, log_growth = 0;
+  bool diverged = false;
+};
+
+/// The measured inner loop — one trial at one point (the function a faster engine would
+/// replace). `lam_sqrt` is √λ_i; scratch vectors are resized as needed.
+TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double beta, double eta,
+                          int direction, int lag, Stream& keys);
+
+/// What a device run needs per grid point.
+struct PointPlan {
+  double eta = 0, beta = 0;
+  int direction = 0, lag = 1;
+  std::uint64_t seed = 0;
+};
+
+/// Lag k at which |β̃|^k ≈ e^{-2} (clamped to [1, T]); 10 ∧ T when |β̃| ≥ 1.
+int choose_lag(double abs_beta_tilde, int steps);
+
+/// Seed of grid point p (splitmix64), so every point has its own streams.
+std::uint64_t point_seed(std::uint64_t seed, std::uint64_t point);
+
+/// Measures every (η_p, β_p); `direction` −1 picks per point the direction with the
+/// largest |β̃_i| (the one that decides expectation stability). `lam_key` is λ_i (raw) or
+/// λ̂_i (normalized), the eigenvalue the buffer forgets by.
+std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& eta_beta,
+                                  const Vec& lambda, const Vec& lam_key, int direction,
+                                  const MeasureOptions& o);
+
+}  // namespace akm::phase

@@ -1,0 +1,111 @@
+// phase — closed-form maps over a grid of two of (η, β, α) for `akm phase` and E1.
+//
+// Axis spec  NAME:LO:HI:N[:log]  (NAME ∈ eta | beta | alpha, N ≥ 2 points, LO < HI, log
+// spacing needs LO > 0). Every metric is computed from the closed forms of akm/theory/theory.hpp
+// and the exact Gaussian-key moments of akm/spectrum/moments.hpp; nothing here is random.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/base/linalg.hpp"
+#include "akm/spectrum/moments.hpp"
+#include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/theory.hpp"
+
+namespace akm::phase {
+
+enum class Param { eta, beta, alpha };
+std::string to_string(Param p);
+
+struct Axis {
+  Param param = Param::eta;
+  double lo = 0, hi = 0;
+  int n = 2;
+  bool log = false;
+  std::string spec;  ///< the string it was parsed from
+  /// k-th grid value, k = 0..n−1 (endpoints exact).
+  double value(int k) const;
+};
+
+/// Parses NAME:LO:HI:N[:log]; `flag` names the option in errors ("--x"). Refuses unknown
+/// names, non-numbers, N < 2 or N > 4096, LO ≥ HI, log with LO ≤ 0, and values outside
+/// the parameter's range (β ∈ [0,1), η > 0, α > 0).
+Axis parse_axis(const std::string& spec, const std::string& flag);
+
+enum class Metric { stable, ms_stable, rho_ratio, underdamped, speedup, counterexample };
+Metric parse_metric(const std::string& s);  ///< InputError naming --metric
+std::string to_string(Metric m);
+
+/// Everything fixed across the grid.
+struct Options {
+  Axis x, y;
+  Metric metric = Metric::stable;
+  Key key = Key::normalized;
+  double eta = 0.5, beta = 0.9;      ///< used when not an axis
+  std::optional<double> alpha;       ///< nullopt: per-point tuned α (min_α ρ) when not an axis
+  int direction = -1;                ///< 0-based direction, −1 = all (worst and mean)
+};
+
+/// Validates the combination (distinct axes, fixed values in range, α numeric where the
+/// metric needs a fixed α, direction < n). InputError naming the flag otherwise.
+void validate(const Options& o, int n);
+
+/// The spectrum with the moments the metrics need (Q only for ms_stable, normalized key).
+struct Model {
+  Spectrum spectrum;
+  KeyMoments moments;
+  bool has_fourth = false;
+  /// Directions with equal λ_i, as index lists (exchangeable: used to lump S exactly).
+  std::vector<std::vector<int>> groups;
+};
+Model make_model(const Spectrum& s, bool with_fourth);
+
+/// One grid point: the coordinates and the metric's named columns; `value` is the column
+/// the heatmap colours (first in `names`).
+struct Point {
+  double eta, beta, alpha;  ///< α = NaN when tuned
+  std::vector<double> cols;
+};
+
+struct Map {
+  Options opts;
+  std::vector<std::string> names;  ///< column names of Point::cols (names[0] is plotted)
+  std::vector<Point> points;       ///< x fastest, then y (row-major in y)
+  double seconds = 0;              ///< wall time of the evaluation
+};
+
+/// Column names of a metric (given key, direction mode, α mode).
+std::vector<std::string> column_names(const Options& o);
+
+/// Evaluates every grid point (threads ≥ 1; the result does not depend on it).
+Map compute(const Options& o, const Model& model, int threads = 1);
+
+/// The metric's columns at one (η, β, α) — the single-point reference of compute().
+std::vector<double> evaluate(const Options& o, const Model& model, double eta, double beta,
+                             std::optional<double> alpha);
+
+// ---- E1 mean-square -------------------------------------------------------------------
+/// Second-moment map of one row pushed through βI − ηkkᵀ: s' = S s with s_i = E[(v u_i)²].
+/// Raw Gaussian key: S = diag((β−ηλ_i)² + η²λ_i²) + η²λλᵀ.
+Mat ms_matrix_raw(const Vec& lambda, double beta, double eta);
+/// Normalized Gaussian key: S = β²I − 2βη diag(λ̂) + η²Q, Q_ij = E[x̂_i²x̂_j²].
+Mat ms_matrix_normalized(const Vec& lambda_hat, const Mat& Q, double beta, double eta);
+/// ρ(S) for the normalized key by lumping directions with equal λ_i (fast path of
+/// ms_radius(ms_matrix_normalized(...)); tests hold them together). For η > 0 S is entrywise
+/// positive, its Perron vector is unique and so constant on each group of exchangeable
+/// directions: ρ(S) is the largest eigenvalue of the group-lumped matrix, symmetrized as
+/// L_GH = √(|G||H|) S_gh (G ≠ H), L_GG = S_gg + (|G|−1) S_gg'.
+double ms_radius_normalized(const Vec& lambda_hat, const Mat& Q, const std::vector<std::vector<int>>& groups,
+                            double beta, double eta);
+/// Index groups of equal values (in order of first appearance).
+std::vector<std::vector<int>> equal_groups(const Vec& lambda);
+/// Spectral radius of S (S is symmetric and entrywise ≥ 0 in both cases).
+double ms_radius(const Mat& S);
+/// Raw-key radius by the secular equation of diagonal + rank one (fast path of
+/// ms_radius(ms_matrix_raw(...)); tests hold them together).
+double ms_radius_raw(const Vec& lambda, double beta, double eta);
+
+}  // namespace akm::phase

@@ -1,0 +1,304 @@
+// simulate — run and analysis behind `akm simulate` (see akm/check/simulate.hpp).
+#include "akm/check/simulate.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "akm/sim/cuda.hpp"
+#include "akm/base/errors.hpp"
+
+namespace akm::simulate {
+
+Backend parse_backend(const std::string& s) {
+  if (s == "cpu") return Backend::cpu;
+  if (s == "cuda") return Backend::cuda;
+  throw InputError("--backend", s, "must be cpu or cuda");
+}
+
+const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "cuda"; }
+
+double raw_second_moment_radius(double beta, double eta, const Vec& lambda) {
+  // V ← E[F V F], F = βI − ηxxᵀ, x ~ N(0, diag λ): on diag V it is D + η²λλᵀ with
+  // D_ii = (β − ηλ_i)² + η²λ_i² (Gaussian fourth moments E[xxᵀVxxᵀ] = 2ΣVΣ + tr(VΣ)Σ);
+  // off-diagonal entries decay by (β−ηλ_i)(β−ηλ_j) + η²λ_iλ_j ≤ √(D_ii D_jj). The Perron
+  // root ρ > max D of a diagonal plus rank-one map solves η²Σ λ_i²/(ρ − D_ii) = 1 (bisection).
+  const Eigen::Index n = lambda.size();
+  double dmax = 0.0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double b = beta - eta * lambda[i];
+    dmax = std::max(dmax, b * b + eta * eta * lambda[i] * lambda[i]);
+  }
+  auto f = [&](double rho) {
+    double s = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const double b = beta - eta * lambda[i];
+      s += eta * eta * lambda[i] * lambda[i] / (rho - (b * b + eta * eta * lambda[i] * lambda[i]));
+    }
+    return s;
+  };
+  double lo = dmax, hi = dmax + 1.0;
+  while (f(hi) > 1.0) hi = dmax + 2.0 * (hi - dmax);
+  for (int it = 0; it < 200; ++it) {
+    const double mid = 0.5 * (lo + hi);
+    (f(mid) > 1.0 ? lo : hi) = mid;
+  }
+  return hi;
+}
+
+void validate(const Options& o, const Spectrum& s) {
+  require_beta(o.beta);
+  require_eta(o.eta);
+  require_alpha(o.alpha);
+  if (!(o.sigma >= 0.0 && std::isfinite(o.sigma)))
+    throw InputError("sigma", show(o.sigma), "must be a finite number >= 0");
+  // The closed forms describe a contracting buffer (as `akm theory` requires): normalized
+  // key ‖βI − ηx̂x̂ᵀ‖ = max(β, |β−η|) < 1 iff η < 1+β [thm:unconditional-stability]; raw
+  // key η·λ_max < 1+β in expectation (T7).
+  const double bound = 1.0 + o.beta;
+  if (o.key == Key::normalized && !(o.eta < bound))
+    throw InputError("eta", show(o.eta),
+                     fmt::format("must be < 1 + beta = {} for the normalized key to contract "
+                                 "(thm:unconditional-stability)", show(bound)));
+  const double lmax = s.lambda.maxCoeff();
+  if (o.key == Key::raw && !(o.eta * lmax < bound))
+    throw InputError("eta", show(o.eta),
+                     fmt::format("must be < (1 + beta)/lambda_max = {} for the raw key to "
+                                 "contract in expectation (lambda_max = {})",
+                                 show(bound / lmax), show(lmax)));
+  if (o.key == Key::raw) {
+    const double r2 = raw_second_moment_radius(o.beta, o.eta, s.lambda);
+    if (!(r2 < 1.0))
+      throw InputError("eta", show(o.eta),
+                       fmt::format("the raw-key buffer must be mean-square stable for Monte-Carlo "
+                                   "means to have standard errors, but its second-moment radius "
+                                   "is {} >= 1 at beta = {}: lower eta", show(r2), show(o.beta)));
+  }
+  // The run keeps 16 n doubles per trial group (200 groups) and a 2×2 map per direction.
+  if (s.n() > 8192)
+    throw InputError("spectrum.n", std::to_string(s.n()),
+                     "must be <= 8192 for akm simulate (it keeps 16·n moments per trial group)");
+  if (o.trials < 100 || o.trials > 1000000000LL)
+    throw InputError("--trials", std::to_string(o.trials),
+                     "must be an integer in [100, 1000000000] (standard errors come from a "
+                     "jackknife over min(trials, 200) groups)");
+  if (o.steps < 1 || o.steps > 1000000)
+    throw InputError("--steps", std::to_string(o.steps), "must be an integer in [1, 1000000]");
+  if (!(o.false_alarm > 0.0 && o.false_alarm < 1.0))
+    throw InputError("--false-alarm", show(o.false_alarm), "must be a number in (0, 1)");
+  if (o.threads < 0 || o.threads > 4096)
+    throw InputError("--threads", std::to_string(o.threads), "must be an integer in [1, 4096]");
+  if (o.backend == Backend::cuda) {
+    cuda::require_usable();
+    if (o.precision != engine::Precision::f32)
+      throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
+  }
+}
+
+std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s) {
+  const double scale = 2.0 * s.lambda.maxCoeff() + s.lambda.sum();
+  std::vector<std::string> out;
+  auto check = [&](const char* arm, double gain) {
+    const double g = o.alpha * gain * scale;
+    if (!(g < 2.0))
+      out.push_back(fmt::format("{}: alpha·gain·(2 lambda_max + tr Sigma) = {:.3g} >= 2, outside the "
+                                "mean-square rule of thumb: heavy-tailed trials can make |z| exceed "
+                                "the limit more often than the declared false-alarm rate; lower --alpha",
+                                arm, g));
+  };
+  check("ema", 1.0);
+  if (o.key == Key::raw) check("ak", o.eta / (1.0 - o.beta));
+  return out;
+}
+
+wl::Fit make_fit(const Options& o, const Spectrum& s) {
+  wl::Fit w;
+  w.lambda.assign(s.lambda.data(), s.lambda.data() + s.n());
+  w.normalized = o.key == Key::normalized;
+  w.beta = o.beta;
+  w.eta = o.eta;
+  w.alpha = o.alpha;
+  w.sigma = o.sigma;
+  w.trials = o.trials;
+  w.steps = o.steps;
+  w.groups = int(std::min<long long>(o.trials, 200));
+  return w;
+}
+
+double Estimate::z() const {
+  const double d = measured - predicted;
+  if (se > 0) return d / se;
+  return d == 0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), d);
+}
+
+namespace {
+
+// Delete-one-group jackknife of a statistic of a few pooled means (weights: group sizes).
+class Jackknife {
+ public:
+  Jackknife(const wl::Fit& w, const wl::Observations& g) : w_(w), g_(g), tot_(g.n_obs, 0.0) {
+    for (long long k = 0; k < g.trials; ++k) {
+      const double c = count(k);
+      for (int j = 0; j < g.n_obs; ++j) tot_[j] += c * g.at(k, j);
+    }
+  }
+  double count(long long k) const {
+    return double(w_.group_begin(int(k) + 1) - w_.group_begin(int(k)));
+  }
+  template <int K, class Stat>
+  MeanEstimate operator()(const std::size_t (&idx)[K], Stat stat) const {
+    const double N = double(w_.trials);
+    double v[K];
+    for (int j = 0; j < K; ++j) v[j] = tot_[idx[j]] / N;
+    const double full = stat(v);
+    const long long G = g_.trials;
+    std::vector<double> loo(static_cast<std::size_t>(G), 0.0);
+    double mean = 0.0;
+    for (long long k = 0; k < G; ++k) {
+      const double c = count(k);
+      for (int j = 0; j < K; ++j) v[j] = (tot_[idx[j]] - c * g_.at(k, int(idx[j]))) / (N - c);
+      loo[std::size_t(k)] = stat(v);
+      mean += loo[std::size_t(k)];
+    }
+    mean /= double(G);
+    double ss = 0.0, s3 = 0.0;
+    for (double x : loo) ss += (x - mean) * (x - mean), s3 += (x - mean) * (x - mean) * (x - mean);
+    // As akm::jackknife_estimate (include/akm/sim.hpp): the pseudo-values' skewness of the
+    // mean is −m3/m2^{3/2} of the leave-one-out values; g − 1 degrees of freedom.
+    return {double(G) * full - double(G - 1) * mean, std::sqrt(ss * double(G - 1) / double(G)),
+            ss > 0.0 ? -s3 / std::pow(ss, 1.5) : 0.0, double(G - 1), false};
+  }
+
+ private:
+  const wl::Fit& w_;
+  const wl::Observations& g_;
+  std::vector<double> tot_;
+};
+
+// Â = S10·S00⁻¹ from q = (S00: q0 q1 q2, S10: q3 q4 q5 q6).
+Mat2 fitted_map(const double* q) {
+  Mat2 S00, S10;
+  S00 << q[0], q[1], q[1], q[2];
+  S10 << q[3], q[4], q[5], q[6];
+  return S10 * S00.inverse();
+}
+
+}  // namespace
+
+Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
+               const wl::Observations& groups) {
+  Result r;
+  r.opts = o;
+  r.theory = th;
+  r.checks = Checks(o.false_alarm);
+  const Jackknife jack(w, groups);
+  const int n = w.n();
+  // Rounding allowance (tests/test_simulate.cpp states the model): a one-step coefficient
+  // is off by ≤ c·n·ε relative (reordered dot products, c = 4) plus, in float, the float
+  // normals' typical error 1e-6; E[e_T] accumulates that over T steps.
+  const double eps = o.precision == engine::Precision::f64 ? 1.1102230246251565e-16 : 5.9604644775390625e-08;
+  r.rounding_step = 4.0 * n * eps + (o.precision == engine::Precision::f32 ? 1e-6 : 0.0);
+  for (int i = 0; i < n; ++i) {
+    const DirectionTheory& d = th.directions[std::size_t(i)];
+    DirectionRow row;
+    row.index = i + 1;
+    row.lambda = d.lambda;
+    row.lambda_hat = d.lambda_hat;
+    row.kappa = d.kappa;
+    row.underdamped_ak = d.underdamped_ak;
+    for (int a = 0; a < 2; ++a) {
+      const Mat2 A = a == 0 ? theory::iter_matrix_ak(o.alpha, d.coupling_ak, d.beta_tilde)
+                            : theory::iter_matrix_ema(o.alpha, o.beta, d.lambda);
+      std::size_t idx[7];
+      for (int q = 0; q < 7; ++q) idx[q] = w.index(a, q, i);
+      const std::size_t idx_e[1] = {w.index(a, 7, i)};
+      ArmRow& ar = a == 0 ? row.ak : row.ema;
+      auto est = [&](double pred, const MeanEstimate& m) { return Estimate{pred, m.mean, m.se, m.skew, m.dof}; };
+      ar.contraction = est(A(1, 1), jack(idx, [](const double* q) { return fitted_map(q)(1, 1); }));
+      ar.coupling = est(A(1, 0), jack(idx, [](const double* q) { return fitted_map(q)(1, 0); }));
+      ar.rate = est(theory::spectral_radius(A),
+                    jack(idx, [](const double* q) { return theory::spectral_radius(fitted_map(q)); }));
+      Vec2 s(1.0, 0.0);
+      for (int t = 0; t < w.steps; ++t) s = A * s;
+      ar.final_error = est(s[0], jack(idx_e, [](const double* q) { return q[0]; }));
+
+      const std::string arm = a == 0 ? "ak" : "ema";
+      const std::string tag = fmt::format("{}/u{}", arm, i + 1);
+      const double rs = r.rounding_step;
+      r.checks.mc(tag + "/contraction", ar.contraction.predicted, ar.contraction.estimate(), 0.0,
+                  rs * (1.0 + std::abs(ar.contraction.predicted)));
+      r.checks.mc(tag + "/coupling", ar.coupling.predicted, ar.coupling.estimate(), 0.0,
+                  rs * (1.0 + std::abs(ar.coupling.predicted)));
+      r.checks.mc(tag + "/final_error", ar.final_error.predicted, ar.final_error.estimate(), 0.0,
+                  w.steps * rs * (1.0 + std::abs(ar.final_error.predicted)));
+      for (const Estimate* e : {&ar.contraction, &ar.coupling, &ar.rate, &ar.final_error})
+        r.finite = r.finite && std::isfinite(e->measured) && std::isfinite(e->se);
+    }
+    r.rows.push_back(row);
+  }
+  r.checks.finalize();
+  return r;
+}
+
+Result run(const Options& o, const Spectrum& s) {
+  validate(o, s);
+  const wl::Fit w = make_fit(o, s);
+  const TheoryReport th = make_theory_report(o.beta, o.eta, o.alpha, o.key, s);
+  const auto t0 = std::chrono::steady_clock::now();
+  const wl::Observations g = o.backend == Backend::cuda
+                                 ? cuda::fit(w, o.seed)
+                                 : engine::fit(w, o.seed, o.threads, o.precision, o.progress);
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  Result r = analyze(o, w, th, g);
+  r.seconds = secs;
+  r.warnings = ms_warnings(o, s);
+  return r;
+}
+
+namespace {
+nlohmann::json to_json(const Estimate& e) {
+  const double z = e.z();
+  return {{"predicted", e.predicted}, {"measured", e.measured}, {"stderr", e.se},
+          {"z", std::isfinite(z) ? nlohmann::json(z) : nlohmann::json(nullptr)}};
+}
+nlohmann::json to_json(const ArmRow& a) {
+  return {{"contraction", to_json(a.contraction)}, {"coupling", to_json(a.coupling)},
+          {"rate", to_json(a.rate)}, {"final_error", to_json(a.final_error)}};
+}
+}  // namespace
+
+nlohmann::json to_json(const Result& r, const Spectrum& s) {
+  const Options& o = r.opts;
+  nlohmann::json dirs = nlohmann::json::array();
+  for (const auto& d : r.rows)
+    dirs.push_back({{"direction", d.index}, {"lambda", d.lambda}, {"lambda_hat", d.lambda_hat},
+                    {"kappa", d.kappa}, {"underdamped_ak", d.underdamped_ak},
+                    {"ak", to_json(d.ak)}, {"ema", to_json(d.ema)}});
+  return {{"command", "akm simulate"},
+          {"spectrum", s.spec},
+          {"n", s.n()},
+          {"key", akm::to_string(o.key)},
+          {"beta", o.beta}, {"eta", o.eta}, {"alpha", o.alpha}, {"sigma", o.sigma},
+          {"trials", o.trials}, {"steps", o.steps}, {"seed", o.seed},
+          {"groups", std::min<long long>(o.trials, 200)},
+          {"backend", to_string(o.backend)},
+          {"precision", engine::to_string(o.precision)},
+          {"false_alarm", o.false_alarm},
+          {"z_limit", r.checks.z()},
+          {"rounding_step", r.rounding_step},
+          {"finite", r.finite},
+          {"pass", r.finite && r.checks.all_pass()},
+          {"checks", r.checks.size()},
+          {"failed", [&] {
+             long long f = 0;
+             for (const auto& c : r.checks.records()) f += c.pass ? 0 : 1;
+             return f;
+           }()},
+          {"seconds", r.seconds},
+          {"warnings", r.warnings},
+          {"directions", dirs}};
+}
+
+}  // namespace akm::simulate

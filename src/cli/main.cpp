@@ -1,0 +1,19 @@
+// akm — the command-line program. Each subcommand lives in src/cli/<name>.cpp and registers
+// itself (src/cli/command.hpp); run_main parses, validates, dispatches and maps errors to
+// exit codes.
+//
+// Exit codes: 0 every check passed; 1 a check failed (the report says which); 2 bad input
+// (refused before any work); 3 an internal error.
+//
+// Under mpirun / srun every rank runs this same program (akm/sim/dist.hpp); an internal error on
+// one rank ends all of them, since its peers may be waiting for it in a collective.
+#include "akm/sim/dist.hpp"
+#include "cli/command.hpp"
+
+int main(int argc, char** argv) {
+  akm::dist::init(&argc, &argv);
+  const int rc = akm::cli::run_main(argc, argv);
+  if (rc == 3) akm::dist::abort(rc);
+  akm::dist::finalize();
+  return rc;
+}

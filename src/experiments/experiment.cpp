@@ -1,0 +1,127 @@
+// experiment — the registry and the driver that turns a body into a results folder.
+#include "akm/base/version.hpp"
+#include "akm/experiments/experiment.hpp"
+
+
+#include <algorithm>
+#include <chrono>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "akm/base/progress.hpp"
+#include "akm/experiments/result_hash.hpp"
+
+namespace akm {
+
+
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// Natural order of IDs: letter prefix, then number (T2 < T10 < E1 sorts E before T).
+bool id_less(const std::string& a, const std::string& b) {
+  auto split = [](const std::string& s) {
+    std::size_t i = 0;
+    while (i < s.size() && !std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    return std::pair{s.substr(0, i), i < s.size() ? std::stol(s.substr(i)) : 0L};
+  };
+  const auto [pa, na] = split(a);
+  const auto [pb, nb] = split(b);
+  // The paper's theorems (T) first, then the extensions (E).
+  if (pa != pb) return pa == "T" || (pb != "T" && pa < pb);
+  return na < nb;
+}
+
+}  // namespace
+
+void Registry::add(ExperimentEntry e) {
+  entries_.push_back(std::move(e));
+  std::sort(entries_.begin(), entries_.end(),
+            [](const auto& a, const auto& b) { return id_less(a.info.id, b.info.id); });
+}
+
+const ExperimentEntry* Registry::find(const std::string& key) const {
+  const std::string k = lower(key);
+  for (const auto& e : entries_)
+    if (lower(e.info.id) == k || lower(e.info.slug) == k) return &e;
+  return nullptr;
+}
+
+Registrar::Registrar(const char* id, const char* slug, const char* title, const char* labels,
+                     const char* claim, ExperimentBody body) {
+  ExperimentInfo info{id, slug, title, {}, claim};
+  std::istringstream in(labels);
+  for (std::string l; in >> l;) info.paper_labels.push_back(l);
+  Registry::instance().add({std::move(info), std::move(body)});
+}
+
+McOptions ExperimentContext::mc(long long trials, const std::string& what, int groups) const {
+  McOptions o;
+  o.trials = trials;
+  o.threads = opts.threads;
+  o.groups = groups;
+  if (opts.progress) {  // decided by cli::show_progress (terminal, --quiet, MPI rank 0)
+    // The sweep's own redrawn line with its ETA (progress.hpp), ended when it completes.
+    auto bar = std::make_shared<CountProgress>("  " + what, "trials", true);
+    o.progress = [bar](long long done, long long total) { bar->update(done, total); };
+  }
+  return o;
+}
+
+std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
+  // Shortest round-trip text of the rate, so 1e-6 and 0.000001 hash alike.
+  const std::string key = fmt::format("akm-result-v1|{}|{}|{}|{}|{}", version(), info.id, opts.seed,
+                                      opts.quick ? 1 : 0, opts.family_alpha);
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : key) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opts) {
+  const auto t0 = std::chrono::steady_clock::now();
+  ResultDir out(opts.out_root, e.info.id);
+  ExperimentContext ctx{opts, out, Checks(opts.family_alpha)};
+  e.body(ctx);
+  ctx.checks.finalize();
+
+  nlohmann::json summary = {
+      {"id", e.info.id},
+      {"slug", e.info.slug},
+      {"title", e.info.title},
+      {"claim", e.info.claim},
+      {"paper_labels", e.info.paper_labels},
+      {"seed", opts.seed},
+      {"version", version()},
+      {"quick", opts.quick},
+      {"family_alpha", opts.family_alpha},
+      {"z", ctx.checks.z()},
+      {"params", ctx.params},
+      {"checks", ctx.checks.to_json()},
+      {"pass", ctx.checks.all_pass()},
+      {"hash", result_hash(e.info, opts)},
+  };
+  // Wall time is printed by the CLI, not stored: summary.json must not depend on the
+  // machine or the thread count.
+  (void)t0;
+  out.write_json("summary.json", summary);
+  out.commit();
+
+  ExperimentOutcome r{e.info.id, ctx.checks.all_pass(), ctx.checks.size(), 0, out.final_path()};
+  for (const auto& c : ctx.checks.records()) r.n_failed += c.pass ? 0 : 1;
+  return r;
+}
+
+}  // namespace akm

@@ -1,0 +1,223 @@
+// mc — engine kernels of W1–W3: one trial per task, its state in contiguous arrays,
+// vectorized within the trial (the keys are the bottleneck: a step costs n normals and
+// ~8n flops, so the batched normal generator sets the pace, and batching it within a
+// trial needs no cross-trial gather). Compiled with -march=native -fopenmp-simd; no Eigen
+// code is instantiated here (it would clash with the baseline-ISA copies, ODR).
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include "akm/sim/engine/engine.hpp"
+
+namespace akm::engine {
+namespace {
+
+std::vector<double> sqrt_power(int n, bool unit_trace) {
+  std::vector<double> l(n);
+  double s = 0.0;
+  for (int i = 0; i < n; ++i) s += (l[i] = 1.0 / (i + 1.0));
+  for (int i = 0; i < n; ++i) l[i] = std::sqrt(unit_trace ? l[i] / s : l[i]);
+  return l;
+}
+
+// W1: x = √λ∘z, d = v·x/‖x‖, v ← βv − (ηd/‖x‖) x  (= v(βI − ηx̂x̂ᵀ), fused into two passes).
+template <class T>
+void w1_trial(const wl::W1& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
+  const int n = w.n;
+  std::vector<T> v(n, T(1.0 / std::sqrt(double(n)))), z(n);
+  NormalStream s(seed, std::uint64_t(trial), Purpose::keys);
+  const T beta = T(w.beta), eta = T(w.eta);
+  T* __restrict vp = v.data();
+  T* __restrict zp = z.data();
+  for (int t = 0; t < w.steps; ++t) {
+    s.fill(zp, n);
+    T nn = 0, vx = 0;
+#pragma omp simd reduction(+ : nn, vx)
+    for (int i = 0; i < n; ++i) {
+      const T x = sl[i] * zp[i];
+      zp[i] = x;
+      nn += x * x;
+      vx += vp[i] * x;
+    }
+    const T c = eta * vx / nn;  // η (v·x̂) / ‖x‖
+#pragma omp simd
+    for (int i = 0; i < n; ++i) vp[i] = beta * vp[i] - c * zp[i];
+  }
+  double sq = 0.0;
+  for (int i = 0; i < n; ++i) {
+    out[i] = double(vp[i]);
+    sq += out[i] * out[i];
+  }
+  out[n] = sq;
+}
+
+// W3: raw key, v ← βv − η(v·x) x, renormalized every `renorm` steps.
+template <class T>
+double w3_trial(const wl::W3& w, const T* sl, double beta_d, double eta_d, std::uint64_t seed,
+                long long row) {
+  const int n = w.n;
+  std::vector<T> v(n, T(1.0 / std::sqrt(double(n)))), z(n);
+  NormalStream s(seed, std::uint64_t(row), Purpose::keys);
+  const T beta = T(beta_d), eta = T(eta_d);
+  T* __restrict vp = v.data();
+  T* __restrict zp = z.data();
+  double log_norm = 0.0;
+  for (int t = 0; t < w.steps; ++t) {
+    s.fill(zp, n);
+    T vx = 0;
+#pragma omp simd reduction(+ : vx)
+    for (int i = 0; i < n; ++i) {
+      zp[i] *= sl[i];
+      vx += vp[i] * zp[i];
+    }
+    const T c = eta * vx;
+#pragma omp simd
+    for (int i = 0; i < n; ++i) vp[i] = beta * vp[i] - c * zp[i];
+    if ((t + 1) % w.renorm == 0 || t + 1 == w.steps) {
+      T nn = 0;
+#pragma omp simd reduction(+ : nn)
+      for (int i = 0; i < n; ++i) nn += vp[i] * vp[i];
+      const T nv = std::sqrt(nn);
+      log_norm += std::log(double(nv));
+      const T inv = T(1) / nv;
+#pragma omp simd
+      for (int i = 0; i < n; ++i) vp[i] *= inv;
+    }
+  }
+  return log_norm / w.steps;
+}
+
+// W2: E, M column-major m×n (column j = m contiguous entries), both optimizers on the same
+// keys and noise. Each step is two passes over the state: (1) δ = Ex + σε and Mx̂ (AK),
+// (2) M ← βM + u kᵀ, E ← E − αM. MR = m at compile time keeps δ, Mx̂ and u in registers
+// (m = 8: one AVX-512 double vector); MR = 0 is the generic path.
+template <class T, int MR>
+void w2_trial(const wl::W2& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
+  const int m = MR > 0 ? MR : w.m, n = w.n;
+  const std::size_t mn = std::size_t(m) * n;
+  std::vector<T> Eak(mn), Eema(mn), Mak(mn, T(0)), Mema(mn, T(0)), z(n), x(n), k(n), e(m);
+  constexpr int kCap = MR > 0 ? MR : 64;
+  if (m > kCap) throw std::invalid_argument("engine::w2: m > 64 not supported");
+  NormalStream si(seed, std::uint64_t(trial), Purpose::init);
+  NormalStream sk(seed, std::uint64_t(trial), Purpose::keys);
+  NormalStream sn(seed, std::uint64_t(trial), Purpose::noise);
+  si.fill(Eak.data(), int(mn));  // W*, column-major; E₀ = −W*
+  for (auto& v : Eak) v = -v;
+  Eema = Eak;
+  const T alpha = T(w.alpha), beta = T(w.beta), eta = T(w.eta), sigma = T(w.sigma),
+          omb = T(1.0 - w.beta);
+  T* __restrict ea = Eak.data();
+  T* __restrict ma = Mak.data();
+  T* __restrict ee = Eema.data();
+  T* __restrict me = Mema.data();
+  T* __restrict xp = x.data();
+  T* __restrict kp = k.data();
+  for (int t = 0; t < w.steps; ++t) {
+    sk.fill(z.data(), n);
+    sn.fill(e.data(), m);
+    T nn = 0;
+#pragma omp simd reduction(+ : nn)
+    for (int j = 0; j < n; ++j) {
+      xp[j] = sl[j] * z[j];
+      nn += xp[j] * xp[j];
+    }
+    const T nrm = std::sqrt(nn);
+#pragma omp simd
+    for (int j = 0; j < n; ++j) kp[j] = xp[j] / nrm;
+    alignas(64) T d[kCap], p[kCap], u[kCap];
+    // AK-SGD, normalized key.
+    for (int r = 0; r < m; ++r) d[r] = p[r] = 0;
+    for (int j = 0; j < n; ++j) {
+      const T xj = xp[j], kj = kp[j];
+#pragma omp simd
+      for (int r = 0; r < m; ++r) {
+        d[r] += ea[j * m + r] * xj;
+        p[r] += ma[j * m + r] * kj;
+      }
+    }
+    for (int r = 0; r < m; ++r) u[r] = eta * ((d[r] + sigma * e[r]) - p[r]);
+    for (int j = 0; j < n; ++j) {
+      const T kj = kp[j];
+#pragma omp simd
+      for (int r = 0; r < m; ++r) {
+        const T mv = beta * ma[j * m + r] + u[r] * kj;
+        ma[j * m + r] = mv;
+        ea[j * m + r] -= alpha * mv;
+      }
+    }
+    // SGD-EMA.
+    for (int r = 0; r < m; ++r) d[r] = 0;
+    for (int j = 0; j < n; ++j) {
+      const T xj = xp[j];
+#pragma omp simd
+      for (int r = 0; r < m; ++r) d[r] += ee[j * m + r] * xj;
+    }
+    for (int r = 0; r < m; ++r) u[r] = omb * (d[r] + sigma * e[r]);
+    for (int j = 0; j < n; ++j) {
+      const T xj = xp[j];
+#pragma omp simd
+      for (int r = 0; r < m; ++r) {
+        const T mv = beta * me[j * m + r] + u[r] * xj;
+        me[j * m + r] = mv;
+        ee[j * m + r] -= alpha * mv;
+      }
+    }
+  }
+  double tot_ak = 0.0, tot_ema = 0.0;
+  for (int j = 0; j < n; ++j) {
+    double a = 0.0, b = 0.0;
+    for (int r = 0; r < m; ++r) {
+      a += double(Eak[std::size_t(j) * m + r]) * double(Eak[std::size_t(j) * m + r]);
+      b += double(Eema[std::size_t(j) * m + r]) * double(Eema[std::size_t(j) * m + r]);
+    }
+    out[j] = a;
+    out[n + j] = b;
+    tot_ak += a;
+    tot_ema += b;
+  }
+  out[2 * n] = tot_ak;
+  out[2 * n + 1] = tot_ema;
+}
+
+template <class T>
+std::vector<T> cast(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+}  // namespace
+
+wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p) {
+  const auto sl = sqrt_power(w.n, false);
+  const auto slf = cast<float>(sl);
+  return wl::run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
+    if (p == Precision::f64) w1_trial<double>(w, sl.data(), seed, t, out);
+    else w1_trial<float>(w, slf.data(), seed, t, out);
+  });
+}
+
+wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p) {
+  const auto sl = sqrt_power(w.n, false);
+  const auto slf = cast<float>(sl);
+  return wl::run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
+    if (w.m == 8) {
+      if (p == Precision::f64) w2_trial<double, 8>(w, sl.data(), seed, t, out);
+      else w2_trial<float, 8>(w, slf.data(), seed, t, out);
+    } else {
+      if (p == Precision::f64) w2_trial<double, 0>(w, sl.data(), seed, t, out);
+      else w2_trial<float, 0>(w, slf.data(), seed, t, out);
+    }
+  });
+}
+
+wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p) {
+  const auto sl = sqrt_power(w.n, true);
+  const auto slf = cast<float>(sl);
+  return wl::run_trials(w.trials * w.points(), 1, threads, [&](long long row, double* out) {
+    const int pt = int(row / w.trials);
+    const double eta = w.eta(pt / w.n_beta), beta = w.beta(pt % w.n_beta);
+    out[0] = p == Precision::f64 ? w3_trial<double>(w, sl.data(), beta, eta, seed, row)
+                                 : w3_trial<float>(w, slf.data(), beta, eta, seed, row);
+  });
+}
+
+}  // namespace akm::engine

@@ -1,0 +1,81 @@
+// phase_trial — the fast inner loop of `akm phase --measure`: phase::measure_trial (the plain
+// reference, src/sim/phase_measure.cpp) with the keys drawn by NormalStream in batches of n and
+// the per-step loops vectorized. Same stream (Stream(point seed, trial, keys)), same
+// operations in the same order per element; sums are reordered (SIMD partial sums) and
+// log/sin/cos come from libmvec, so it agrees with the reference to rounding
+// (tests/test_phase_engine.cpp). Double only, like the reference. No Eigen code here (ODR).
+#include <cmath>
+#include <limits>
+#include <vector>
+
+#include "akm/sim/engine/engine.hpp"
+
+namespace akm::engine {
+
+phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
+                               double beta, double eta, int direction, int lag,
+                               std::uint64_t seed, std::uint64_t trial) {
+  thread_local std::vector<double> vbuf, xbuf, zbuf, kbuf;
+  vbuf.assign(std::size_t(n), 1.0 / std::sqrt(double(n)));
+  xbuf.resize(std::size_t(n));
+  zbuf.resize(std::size_t(n));
+  kbuf.resize(std::size_t(n));
+  double* __restrict v = vbuf.data();
+  double* __restrict x = xbuf.data();
+  double* __restrict z = zbuf.data();
+  double* __restrict k = kbuf.data();
+  NormalStream keys(seed, trial, Purpose::keys);
+  const double v0d = v[direction];
+  const double ar = o.ar_rho, innov = std::sqrt(1.0 - ar * ar);
+  const double log_thr = std::log(o.threshold);
+  const bool normalized = o.key == Key::normalized;
+  double log_scale = 0.0;
+  phase::TrialResult r;
+  keys.fill(z, n);
+#pragma omp simd
+  for (int i = 0; i < n; ++i) x[i] = lam_sqrt[i] * z[i];  // x_0 stationary
+  for (int t = 1; t <= o.steps; ++t) {
+    if (t > 1) {
+      keys.fill(z, n);
+#pragma omp simd
+      for (int i = 0; i < n; ++i) x[i] = ar * x[i] + innov * lam_sqrt[i] * z[i];
+    }
+    const double* kk = x;
+    if (normalized) {
+      double nn = 0.0;
+#pragma omp simd reduction(+ : nn)
+      for (int i = 0; i < n; ++i) nn += x[i] * x[i];
+      const double inv = 1.0 / std::sqrt(nn);
+#pragma omp simd
+      for (int i = 0; i < n; ++i) k[i] = x[i] * inv;
+      kk = k;
+    }
+    double dot = 0.0;
+#pragma omp simd reduction(+ : dot)
+    for (int i = 0; i < n; ++i) dot += v[i] * kk[i];
+    double nrm2 = 0.0;
+    const double c = eta * dot;
+#pragma omp simd reduction(+ : nrm2)
+    for (int i = 0; i < n; ++i) {  // v ← v(βI − ηkkᵀ)
+      v[i] = beta * v[i] - c * kk[i];
+      nrm2 += v[i] * v[i];
+    }
+    if (t == lag) r.projection = v[direction] * std::exp(log_scale) / v0d;
+    const double log_n2 = std::log(nrm2) + 2.0 * log_scale;
+    if (log_n2 > log_thr) r.diverged = true;
+    if (nrm2 == 0.0) {
+      r.log_growth = -std::numeric_limits<double>::infinity();
+      break;
+    }
+    if (nrm2 > 1e100 || nrm2 < 1e-100) {
+      const double s = std::sqrt(nrm2);
+#pragma omp simd
+      for (int i = 0; i < n; ++i) v[i] /= s;
+      log_scale += std::log(s);
+    }
+    if (t == o.steps) r.log_growth = log_n2;
+  }
+  return r;
+}
+
+}  // namespace akm::engine

@@ -1,0 +1,232 @@
+// phase_measure — Monte-Carlo contraction and divergence of the AK buffer per grid point.
+#include "akm/sim/phase_measure.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "akm/sim/dist.hpp"
+#include "akm/base/errors.hpp"
+
+namespace akm::phase {
+
+int choose_lag(double abs_bt, int steps) {
+  if (!(abs_bt < 1.0)) return std::min(steps, 10);
+  if (abs_bt <= 0.0) return 1;
+  const double k = std::round(2.0 / -std::log(abs_bt));
+  return static_cast<int>(std::clamp(k, 1.0, static_cast<double>(steps)));
+}
+
+std::uint64_t point_seed(std::uint64_t seed, std::uint64_t point) {
+  std::uint64_t z = seed + 0x9E3779B97F4A7C15ULL * (point + 1);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
+
+TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double beta, double eta,
+                          int direction, int lag, Stream& keys) {
+  const Eigen::Index n = lam_sqrt.size();
+  // Small fixed-size work: plain loops, no allocation inside the step loop.
+  thread_local Vec v, x, k;
+  v.setConstant(n, 1.0 / std::sqrt(static_cast<double>(n)));
+  x.resize(n);
+  k.resize(n);
+  const double v0d = v[direction];
+  const double ar = o.ar_rho, innov = std::sqrt(1.0 - ar * ar);
+  const double log_thr = std::log(o.threshold);
+  double log_scale = 0.0;  // ‖v_t‖ = exp(log_scale)·‖v‖ (renormalized to avoid over/underflow)
+  TrialResult r;
+  for (Eigen::Index i = 0; i < n; ++i) x[i] = lam_sqrt[i] * keys.normal();  // x_0 stationary
+  for (int t = 1; t <= o.steps; ++t) {
+    if (t > 1)
+      for (Eigen::Index i = 0; i < n; ++i) x[i] = ar * x[i] + innov * lam_sqrt[i] * keys.normal();
+    double dot = 0.0;
+    if (o.key == Key::normalized) {
+      const double inv = 1.0 / x.norm();
+      for (Eigen::Index i = 0; i < n; ++i) k[i] = x[i] * inv;
+    } else {
+      k = x;
+    }
+    for (Eigen::Index i = 0; i < n; ++i) dot += v[i] * k[i];
+    double nrm2 = 0.0;
+    for (Eigen::Index i = 0; i < n; ++i) {  // v ← v(βI − ηkkᵀ)
+      v[i] = beta * v[i] - eta * dot * k[i];
+      nrm2 += v[i] * v[i];
+    }
+    if (t == lag) r.projection = v[direction] * std::exp(log_scale) / v0d;
+    const double log_n2 = std::log(nrm2) + 2.0 * log_scale;
+    if (log_n2 > log_thr) r.diverged = true;
+    if (nrm2 == 0.0) {  // exactly zero (η = β on a 1-d normalized key): stays zero
+      r.log_growth = -std::numeric_limits<double>::infinity();
+      break;
+    }
+    if (nrm2 > 1e100 || nrm2 < 1e-100) {
+      const double s = std::sqrt(nrm2);
+      v /= s;
+      log_scale += std::log(s);
+    }
+    if (t == o.steps) r.log_growth = log_n2;  // ‖v_0‖ = 1
+  }
+  return r;
+}
+
+namespace {
+
+// A MeasurePoint as doubles (its two ints are exact), to gather points across MPI ranks.
+constexpr long long kPacked = 13;
+
+void pack(const MeasurePoint& m, std::vector<double>& v) {
+  v.insert(v.end(), {m.eta, m.beta, static_cast<double>(m.direction), static_cast<double>(m.lag),
+                     m.predicted_rate, m.measured_rate, m.rate_se, m.rate_z, m.mean_projection,
+                     m.projection_se, m.diverged_fraction, m.growth, m.growth_se});
+}
+
+MeasurePoint unpack(const double* x) {
+  MeasurePoint m;
+  m.eta = x[0];
+  m.beta = x[1];
+  m.direction = static_cast<int>(x[2]);
+  m.lag = static_cast<int>(x[3]);
+  m.predicted_rate = x[4];
+  m.measured_rate = x[5];
+  m.rate_se = x[6];
+  m.rate_z = x[7];
+  m.mean_projection = x[8];
+  m.projection_se = x[9];
+  m.diverged_fraction = x[10];
+  m.growth = x[11];
+  m.growth_se = x[12];
+  return m;
+}
+
+}  // namespace
+
+std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& eta_beta,
+                                  const Vec& lambda, const Vec& lam_key, int direction,
+                                  const MeasureOptions& o) {
+  require_at_least("--trials", o.trials, 2);
+  require_at_least("--steps", o.steps, 1);
+  if (!(o.ar_rho >= 0.0 && o.ar_rho < 1.0)) throw InputError("rho", show(o.ar_rho), "must be in [0, 1)");
+  if (!(o.threshold > 1.0)) throw InputError("threshold", show(o.threshold), "must be > 1");
+  const int n = static_cast<int>(lambda.size());
+  if (direction < -1 || direction >= n)
+    throw InputError("--direction", std::to_string(direction + 1), "must be all or in [1, n]");
+  const Vec lam_sqrt = lambda.cwiseSqrt();
+  const std::size_t total = eta_beta.size();
+  // Per point: the direction (largest |β̃_i| when −1), its lag and the point's seed.
+  std::vector<PointPlan> plan(total);
+  for (std::size_t p = 0; p < total; ++p) {
+    const auto [eta, beta] = eta_beta[p];
+    int d = direction;
+    if (d < 0) {
+      d = 0;
+      for (int i = 1; i < n; ++i)
+        if (std::abs(theory::beta_tilde(beta, eta, lam_key[i])) >
+            std::abs(theory::beta_tilde(beta, eta, lam_key[d])))
+          d = i;
+    }
+    plan[p] = {eta, beta, d, choose_lag(std::abs(theory::beta_tilde(beta, eta, lam_key[d])), o.steps),
+               point_seed(o.seed, p)};
+  }
+  std::vector<TrialResult> device;
+  if (o.backend == Backend::cuda) {
+    device = cuda::phase_trials(std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), o, plan);
+  }
+  std::vector<MeasurePoint> out(total);
+  std::atomic<std::size_t> next{0};
+  std::atomic<long long> done{0};
+
+  auto one = [&](std::size_t p) {
+    const PointPlan& pp = plan[p];
+    MeasurePoint m;
+    m.eta = pp.eta;
+    m.beta = pp.beta;
+    m.direction = pp.direction;
+    m.predicted_rate = std::abs(theory::beta_tilde(pp.beta, pp.eta, lam_key[pp.direction]));
+    m.lag = pp.lag;
+    double sp = 0, sp2 = 0, sg = 0, sg2 = 0;
+    long long div = 0, finite_g = 0;
+    for (long long r = 0; r < o.trials; ++r) {
+      TrialResult t;
+      if (o.backend == Backend::cuda) {
+        t = device[p * std::size_t(o.trials) + std::size_t(r)];
+      } else if (o.backend == Backend::cpu) {
+        t = engine::phase_trial(lam_sqrt.data(), n, o, pp.beta, pp.eta, pp.direction, pp.lag,
+                                pp.seed, static_cast<std::uint64_t>(r));
+      } else {
+        Stream keys(pp.seed, static_cast<std::uint64_t>(r), Purpose::keys);
+        t = measure_trial(lam_sqrt, o, pp.beta, pp.eta, pp.direction, pp.lag, keys);
+      }
+      sp += t.projection;
+      sp2 += t.projection * t.projection;
+      if (std::isfinite(t.log_growth)) {
+        sg += t.log_growth;
+        sg2 += t.log_growth * t.log_growth;
+        ++finite_g;
+      }
+      div += t.diverged ? 1 : 0;
+    }
+    const double R = static_cast<double>(o.trials);
+    m.mean_projection = sp / R;
+    m.projection_se = std::sqrt(std::max(0.0, (sp2 - sp * sp / R) / (R - 1)) / R);
+    const double am = std::abs(m.mean_projection);
+    m.measured_rate = std::pow(am, 1.0 / m.lag);
+    // Delta method: d(|m|^{1/k}) = |m|^{1/k}/(k|m|) dm.
+    m.rate_se = am > 0 ? m.measured_rate / (m.lag * am) * m.projection_se : std::numeric_limits<double>::infinity();
+    m.rate_z = (m.measured_rate - m.predicted_rate) / m.rate_se;
+    m.diverged_fraction = static_cast<double>(div) / R;
+    if (finite_g >= 2) {
+      const double G = static_cast<double>(finite_g);
+      m.growth = sg / G / o.steps;
+      m.growth_se = std::sqrt(std::max(0.0, (sg2 - sg * sg / G) / (G - 1)) / G) / o.steps;
+    } else {
+      m.growth = -std::numeric_limits<double>::infinity();
+      m.growth_se = 0;
+    }
+    out[p] = m;
+  };
+  // Under MPI (dist.hpp) rank r measures a contiguous block of points and the blocks are
+  // gathered: a point's numbers depend only on (seed, p), so every rank ends with the
+  // single-process result.
+  const bool split = dist::collective_here();
+  const int P = split ? dist::size() : 1, me = split ? dist::rank() : 0;
+  // Plain variables, not a structured binding: the worker lambda uses them, and clang 14
+  // (the fuzz build) does not capture structured bindings.
+  const std::pair<long long, long long> range = dist::block(static_cast<long long>(total), me, P);
+  const long long lo = range.first, hi = range.second;
+  const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
+  next = first;
+  auto worker = [&] {
+    for (std::size_t p; (p = next.fetch_add(1)) < last;) {
+      one(p);
+      const long long d = ++done;  // this rank's points, scaled to the whole grid
+      if (o.progress)
+        o.progress(std::min<long long>(static_cast<long long>(total),
+                                       d * static_cast<long long>(total) / std::max(1LL, hi - lo)),
+                   static_cast<long long>(total));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
+  worker();
+  for (auto& t : pool) t.join();
+  if (!split) return out;
+
+  std::vector<double> mine;
+  for (std::size_t p = first; p < last; ++p) pack(out[p], mine);
+  std::vector<long long> counts;
+  for (int r = 0; r < P; ++r) {
+    const auto [a, b] = dist::block(static_cast<long long>(total), r, P);
+    counts.push_back((b - a) * kPacked);
+  }
+  const std::vector<double> all = dist::allgather(mine, counts);
+  for (std::size_t p = 0; p < total; ++p) out[p] = unpack(all.data() + p * kPacked);
+  return out;
+}
+
+}  // namespace akm::phase

@@ -1,0 +1,57 @@
+// workloads_fit — plain reference of the fitting workload of `akm simulate` (wl::Fit).
+//
+// One trial at a time with akm::Stream and the per-trial kernels of akm/rules/kernels.hpp; the
+// fast engine (src/sim/engine/fit.cpp) is held to it by tests/test_simulate.cpp.
+#include <cmath>
+
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
+#include "akm/sim/workloads.hpp"
+
+namespace akm::wl {
+
+namespace {
+
+// Adds one trial's observables (see Fit) to `acc`.
+void fit_trial(const Fit& w, const Vec& sl, std::uint64_t seed, long long trial, double* acc) {
+  const int n = w.n();
+  Stream keys(seed, std::uint64_t(trial), Purpose::keys);
+  Stream noise(seed, std::uint64_t(trial), Purpose::noise);
+  const Key key = w.normalized ? Key::normalized : Key::raw;
+  Mat E[2] = {Mat::Ones(1, n), Mat::Ones(1, n)};
+  Mat M[2] = {Mat::Zero(1, n), Mat::Zero(1, n)};
+  Vec x(n), k(n), d(1), r(1);
+  for (int t = 0; t < w.steps; ++t) {
+    kern::gaussian_key(keys, sl, x);
+    const double eps = w.sigma * noise.normal();
+    kern::key_for(key, x, k);
+    for (int a = 0; a < 2; ++a) {
+      const Mat e0 = E[a], m0 = M[a];
+      d[0] = (E[a] * x)(0, 0) + eps;
+      if (a == 0) kern::ak_step(M[a], d, k, w.beta, w.eta, r);
+      else kern::ema_step(M[a], d, x, w.beta);
+      E[a] -= w.alpha * M[a];
+      for (int i = 0; i < n; ++i) {
+        const double e = e0(0, i), mu = m0(0, i), e1 = E[a](0, i), mu1 = M[a](0, i);
+        const double q[7] = {e * e, e * mu, mu * mu, e1 * e, e1 * mu, mu1 * e, mu1 * mu};
+        for (int j = 0; j < 7; ++j) acc[w.index(a, j, i)] += q[j];
+      }
+    }
+  }
+  for (int a = 0; a < 2; ++a)
+    for (int i = 0; i < n; ++i) acc[w.index(a, 7, i)] += E[a](0, i);
+}
+
+}  // namespace
+
+Observations fit_reference(const Fit& w, std::uint64_t seed, int threads) {
+  Vec sl(w.n());
+  for (int i = 0; i < w.n(); ++i) sl[i] = std::sqrt(w.lambda[i]);
+  return run_trials(w.groups, w.n_obs(), threads, [&](long long g, double* out) {
+    const long long b = w.group_begin(int(g)), e = w.group_begin(int(g) + 1);
+    for (long long t = b; t < e; ++t) fit_trial(w, sl, seed, t, out);
+    for (int j = 0; j < w.n_obs(); ++j) out[j] /= double(e - b);
+  });
+}
+
+}  // namespace akm::wl
