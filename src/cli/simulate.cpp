@@ -26,20 +26,14 @@ namespace fs = std::filesystem;
 namespace akm::cli {
 namespace {
 
-struct SimulateFlags {
-  std::string spec, key = "normalized", backend = "cpu", precision = "double";
-  std::string out = "results/simulate";
-  double beta = 0.9, eta = 0.5, alpha = 0.1, sigma = 0.1, false_alarm = 1e-6;
-  long long trials = 2000;
-  long long steps = 200;
-  unsigned long long seed = 1;
-  int threads = 0;
-  bool quiet = false;
-};
-
+// One options record: CLI11 binds every model and run parameter straight into
+// simulate::Options (its defaults are the only ones), validated once by simulate::validate.
+// The record adds only what the command itself needs: the spectrum text and the output.
 struct SimulateState {
-  SimulateFlags f;
   simulate::Options o;
+  std::string spec;
+  std::string out = "results/simulate";
+  bool quiet = false;
   std::optional<Spectrum> spectrum;
   fs::path root;
   std::string id;
@@ -108,10 +102,9 @@ void print_table(const simulate::Result& r, const Spectrum& s) {
 }
 
 int cmd_simulate(SimulateState& st) {
-  const SimulateFlags& f = st.f;
   simulate::Options o = st.o;
   std::mutex mu;
-  if (show_progress(f.quiet))
+  if (show_progress(st.quiet))
     o.progress = [&mu](long long done, long long total) {
       std::lock_guard<std::mutex> lock(mu);
       std::fprintf(stderr, "\rakm simulate: %lld/%lld trial groups", done, total);
@@ -141,10 +134,10 @@ int cmd_simulate(SimulateState& st) {
   }
   nlohmann::json j = simulate::to_json(r, *st.spectrum);
   j["version"] = version();
-  j["threads"] = resolve_threads(f.threads);
+  j["threads"] = resolve_threads(o.threads);
   dir.write_json("summary.json", j);
   dir.commit();
-  if (!f.quiet) {
+  if (!st.quiet) {
     print_table(r, *st.spectrum);
     std::cout << fmt::format("written: {}\n", dir.final_path().string());
   }
@@ -153,66 +146,58 @@ int cmd_simulate(SimulateState& st) {
 
 const RegisterCommand simulate_cmd(42, "simulate", [](CLI::App& app) -> Plan {
   auto st = std::make_shared<SimulateState>();
-  SimulateFlags& f = st->f;
+  simulate::Options& o = st->o;
   auto* c = app.add_subcommand(
       "simulate", "simulate AK-SGD and SGD-EMA on a spectrum: per-direction rates vs theory");
-  // Numbers are parsed by akm so every refusal names the flag, the text and the range.
-  c->add_option("--spectrum", f.spec, "covariance spec, e.g. power:n=64,exp=1 (as akm theory)")->required();
+  // Numbers are parsed by akm so every refusal names the flag, the text and the range;
+  // the ranges themselves are checked once, by simulate::validate, before any work.
+  const auto real = [c](const char* flag, const char* name, double& into, const char* range,
+                        const char* help) {
+    c->add_option_function<std::string>(
+         flag, [name, range, &into](const std::string& s) { into = parse_real(name, s, range); },
+         help)->type_name("FLOAT")->default_str(show(into));
+  };
+  c->add_option("--spectrum", st->spec, "covariance spec, e.g. power:n=64,exp=1 (as akm theory)")->required();
+  real("--beta", "beta", o.beta, "in [0, 1)", "EMA decay β ∈ [0, 1)");
+  real("--eta", "eta", o.eta, "> 0", "delta-rule coefficient η > 0");
+  real("--alpha", "alpha", o.alpha, "> 0", "step size α > 0");
+  real("--sigma", "sigma", o.sigma, ">= 0", "label noise σ ≥ 0");
   c->add_option_function<std::string>(
-       "--beta", [&f](const std::string& s) { f.beta = parse_real("beta", s, "in [0, 1)"); },
-       "EMA decay β ∈ [0, 1)")->type_name("FLOAT")->default_str(show(f.beta));
+       "--key", [&o](const std::string& s) { o.key = parse_key(s); }, "raw | normalized")
+      ->default_str(to_string(o.key));
   c->add_option_function<std::string>(
-       "--eta", [&f](const std::string& s) { f.eta = parse_real("eta", s, "> 0"); },
-       "delta-rule coefficient η > 0")->type_name("FLOAT")->default_str(show(f.eta));
+       "--trials", [&o](const std::string& s) { o.trials = parse_integer("--trials", s, 100, 1000000000LL); },
+       "trials in [100, 1e9]")->type_name("INT")->default_str(std::to_string(o.trials));
   c->add_option_function<std::string>(
-       "--alpha", [&f](const std::string& s) { f.alpha = parse_real("alpha", s, "> 0"); },
-       "step size α > 0")->type_name("FLOAT")->default_str(show(f.alpha));
+       "--steps", [&o](const std::string& s) { o.steps = int(parse_integer("--steps", s, 1, 1000000)); },
+       "steps per trial in [1, 1e6]")->type_name("INT")->default_str(std::to_string(o.steps));
   c->add_option_function<std::string>(
-       "--sigma", [&f](const std::string& s) { f.sigma = parse_real("sigma", s, ">= 0"); },
-       "label noise σ ≥ 0")->type_name("FLOAT")->default_str(show(f.sigma));
-  c->add_option("--key", f.key, "raw | normalized")->capture_default_str();
+       "--seed", [&o](const std::string& s) { o.seed = parse_u64("--seed", s); },
+       "seed (streams and basis=random); same seed → same numbers")->type_name("UINT")->default_str(std::to_string(o.seed));
   c->add_option_function<std::string>(
-       "--trials", [&f](const std::string& s) { f.trials = parse_integer("--trials", s, 100, 1000000000LL); },
-       "trials in [100, 1e9]")->type_name("INT")->default_str(std::to_string(f.trials));
-  c->add_option_function<std::string>(
-       "--steps", [&f](const std::string& s) { f.steps = parse_integer("--steps", s, 1, 1000000); },
-       "steps per trial in [1, 1e6]")->type_name("INT")->default_str(std::to_string(f.steps));
-  c->add_option_function<std::string>(
-       "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
-       "seed (streams and basis=random); same seed → same numbers")->type_name("UINT")->default_str("1");
-  c->add_option_function<std::string>(
-       "--threads", [&f](const std::string& s) { f.threads = int(parse_integer("--threads", s, 1, 4096)); },
+       "--threads", [&o](const std::string& s) { o.threads = int(parse_integer("--threads", s, 1, 4096)); },
        "worker threads in [1, 4096] (default: all cores); results do not depend on it")->type_name("INT");
-  c->add_option("--backend", f.backend, "cpu | cuda")->capture_default_str();
-  c->add_option("--precision", f.precision, "double | float (cuda: float)")->capture_default_str();
   c->add_option_function<std::string>(
-       "--false-alarm", [&f](const std::string& s) { f.false_alarm = parse_real("--false-alarm", s, "in (0, 1)"); },
-       "declared family-wise false-alarm rate of the checks")->type_name("FLOAT")->default_str(show(f.false_alarm));
-  c->add_option("--out", f.out, "output folder (replaced atomically)")->capture_default_str();
-  c->add_flag("--quiet", f.quiet, "no progress, table or summary lines");
+       "--backend", [&o](const std::string& s) { o.backend = simulate::parse_backend(s); }, "cpu | cuda")
+      ->default_str(simulate::to_string(o.backend));
+  c->add_option_function<std::string>(
+       "--precision", [&o](const std::string& s) { o.precision = parse_precision(s); },
+       "double | float (cuda: float)")->default_str(engine::to_string(o.precision));
+  c->add_option_function<std::string>(
+       "--false-alarm", [&o](const std::string& s) { o.false_alarm = parse_real("--false-alarm", s, "in (0, 1)"); },
+       "declared family-wise false-alarm rate of the checks")->type_name("FLOAT")->default_str(show(o.false_alarm));
+  c->add_option("--out", st->out, "output folder (replaced atomically)")->capture_default_str();
+  c->add_flag("--quiet", st->quiet, "no progress, table or summary lines");
   return {[st] {
-            SimulateFlags& f = st->f;
-            simulate::Options& o = st->o;
-            o.beta = f.beta;
-            o.eta = f.eta;
-            o.alpha = f.alpha;
-            o.sigma = f.sigma;
-            o.key = parse_key(f.key);
-            o.trials = f.trials;
-            o.steps = int(f.steps);
-            o.seed = f.seed;
-            o.threads = f.threads;
-            o.backend = simulate::parse_backend(f.backend);
-            o.precision = parse_precision(f.precision);
-            o.false_alarm = f.false_alarm;
-            st->spectrum = parse_spectrum(f.spec, f.seed);
-            simulate::validate(o, *st->spectrum);
-            if (f.out.empty()) throw InputError("--out", "''", "must be a writable folder path");
-            const fs::path out_path = fs::absolute(f.out).lexically_normal();
+            st->spectrum = parse_spectrum(st->spec, st->o.seed);
+            simulate::validate(st->o, *st->spectrum);
+            const std::string& out = st->out;
+            if (out.empty()) throw InputError("--out", "''", "must be a writable folder path");
+            const fs::path out_path = fs::absolute(out).lexically_normal();
             st->root = out_path.parent_path();
             st->id = out_path.filename().string();
             if (st->id.empty() || st->id == "." || st->id == "..")
-              throw InputError("--out", f.out, "must name a writable folder");
+              throw InputError("--out", out, "must name a writable folder");
             require_writable_dir(st->root, "--out");
           },
           [st] { return cmd_simulate(*st); }};

@@ -11,6 +11,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/report/notebook.hpp"
+#include "akm/report/files.hpp"
 
 namespace akm {
 

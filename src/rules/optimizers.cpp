@@ -1,4 +1,4 @@
-// optimizers — AdamW and AK-AdamW (see include/akm/optimizers.hpp for the bias-correction
+// optimizers — AdamW and AK-AdamW (see include/akm/rules/optimizers.hpp for the bias-correction
 // reading) [sec:methodology, app:deployed, app:second-moment].
 #include "akm/rules/optimizers.hpp"
 

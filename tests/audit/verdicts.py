@@ -2,7 +2,7 @@
 """Per-check verdicts of one `akm run` folder at several declared family-wise rates.
 
 The tolerance of a Monte-Carlo check depends on the declared rate only through the
-quantile q (include/akm/check.hpp): Student-t (or normal) at rate/(2K), K the run's
+quantile q (include/akm/check/check.hpp): Student-t (or normal) at rate/(2K), K the run's
 Monte-Carlo comparisons, then Hall's skew correction. So one run per seed yields the
 verdicts at every rate; this script recomputes them from summary.json and first checks
 that it reproduces akm's own verdicts at the rate the run was made with.

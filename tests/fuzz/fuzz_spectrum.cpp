@@ -1,4 +1,4 @@
-// libFuzzer target: the spectrum-spec parser (include/akm/spectrum.hpp). Any input either
+// libFuzzer target: the spectrum-spec parser (include/akm/spectrum/spectrum.hpp). Any input either
 // parses into a valid spectrum (n in [1, 65536], every eigenvalue finite and > 0, sorted
 // descending, and the normalized spec parses back to the same eigenvalues) or is refused
 // with akm::InputError — never another exception, a crash or undefined behaviour.

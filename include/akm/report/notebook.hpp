@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "akm/report/report.hpp"
+#include "akm/report/figure.hpp"
 
 namespace akm {
 

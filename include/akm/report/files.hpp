@@ -1,0 +1,36 @@
+// report/files — plain and atomic writes, the writable-folder probe before any work, the
+// pid tags that let a later run clean up after a killed one, and subprocesses.
+#pragma once
+#include <filesystem>
+#include <string>
+
+namespace akm {
+
+/// Verifies the output root is writable before any work (InputError naming `param`).
+/// On MPI ranks other than 0 it does nothing (they write no files).
+void require_writable_dir(const std::filesystem::path& root, const std::string& param = "--out");
+
+/// Writes `content` to `path` through a temporary file and rename.
+void write_file_atomic(const std::filesystem::path& path, const std::string& content);
+
+namespace files {
+/// This process's id as text: the tag of its staging folders and temporary files.
+std::string pid_tag();
+/// True when `name` is prefix + the pid of a process that no longer exists.
+bool left_by_dead_process(const std::string& name, const std::string& prefix);
+std::string read_text(const std::filesystem::path& p);
+void write_text(const std::filesystem::path& p, const std::string& content);
+/// std::invalid_argument unless `file` is a plain name (no slash, not . or ..).
+void require_plain_name(const std::string& file);
+bool non_empty_file(const std::filesystem::path& p);
+/// `s` quoted for /bin/sh.
+std::string shell_quote(const std::string& s);
+struct CommandResult {
+  bool ok = false;
+  std::string output;  ///< stdout and stderr together
+};
+/// Runs `cmd` through the shell and collects its output.
+CommandResult run_command(const std::string& cmd);
+}  // namespace files
+
+}  // namespace akm
