@@ -69,3 +69,16 @@ TEST(BenchCli, NumpyReferenceAgreesStatistically) {
   EXPECT_EQ(agreement["statistics"].get<int>(), 16);  // 4×4 grid points in --quick
   EXPECT_TRUE(j["results"][0].contains("speedup_vs_numpy"));
 }
+
+// W3s: the phase-map kernel with shared keys, timed beside its per-point path in the same run.
+TEST(BenchCli, W3HasASharedKeyRowBesideThePerPointPath) {
+  const auto r = run("bench --quick --workload W3 --precision double --threads 1 --json", false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 2u);
+  const auto& row = j["results"][1];
+  EXPECT_EQ(row["workload"], "W3s");
+  EXPECT_GT(row["trial_steps_per_s"].get<double>(), 0.0);
+  EXPECT_GT(row["reference_trial_steps_per_s"].get<double>(), 0.0);
+  EXPECT_GT(row["limit"]["fraction_of_limit"].get<double>(), 0.0);
+}

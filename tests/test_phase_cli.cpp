@@ -72,6 +72,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --measure" + kSpec, "--measure", "alpha"},
         Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --threads -2" + kSpec, "--threads", "-2"},
         Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --backend tpu" + kSpec, "--backend", "tpu"},
+        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --keys common" + kSpec, "--keys", "common"},
         Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --backend cuda" + kSpec, "--backend", "--measure only"}));
 
 TEST(PhaseCli, MeasureOnCudaRefusedWithoutADevice) {
@@ -142,6 +143,14 @@ TEST(PhaseCli, MeasureIsThreadCountIndependent) {
   const auto r = run(base + "--threads 1 --seed 6 --out " + c.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(ca, slurp(c / "phase.csv"));  // the seed matters
+  // Shared keys are the default; the per-point reference is one flag away, also thread-free.
+  const fs::path d = fresh("t4") / "map", e = fresh("t5") / "map";
+  ASSERT_EQ(run(base + "--seed 5 --threads 1 --keys per-point --out " + d.string()).code, 0);
+  ASSERT_EQ(run(base + "--seed 5 --threads 2 --keys per-point --out " + e.string()).code, 0);
+  EXPECT_EQ(slurp(d / "phase.csv"), slurp(e / "phase.csv"));
+  EXPECT_NE(ca, slurp(d / "phase.csv"));
+  EXPECT_NE(slurp(a / "summary.json").find("\"keys\": \"shared\""), std::string::npos);
+  EXPECT_NE(slurp(d / "summary.json").find("\"keys\": \"per-point\""), std::string::npos);
 }
 
 }  // namespace

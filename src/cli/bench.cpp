@@ -1,6 +1,7 @@
 // akm bench — throughput of the workloads W1–W4 against the references measured in the
 // same run: the plain reference engine, the machine's FMA peak and normal-variate
-// throughput, and (--vs-numpy) a NumPy implementation vectorized over trials.
+// throughput, and (--vs-numpy) a NumPy implementation vectorized over trials. W3s is the
+// `phase --measure` kernel with keys shared across the grid, its reference the per-point keys.
 //
 // Everything is timed in one process run, so the ratios share the machine's load at that
 // moment: on a shared machine read the ratios, not the absolute rates.
@@ -19,6 +20,7 @@
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/engine/limits.hpp"
+#include "akm/sim/phase_measure.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/progress.hpp"
 #include "akm/sim/sim.hpp"
@@ -256,6 +258,41 @@ json bench_w4(const BenchFlags& f, const wl::W4& w, const std::map<Precision, Li
   return out;
 }
 
+// W3 as `akm phase --measure` runs it (normalized key, n = 32, a side×side (η, β) grid): the
+// shared-key engine (issue 17, engine::phase_shared) timed beside the per-point path on the
+// same grid in the same run; "×ref" is shared over per-point keys. Flops per point-step: per
+// coordinate v ← βv − ck (mul + FMA), ‖v‖² and v·k_{t+1} (an FMA each) = 7; the key (≈ 5n
+// per step) is shared by the grid and left out.
+json bench_phase_keys(const BenchFlags& f, int threads, const Limits& lim) {
+  const int n = 32, side = f.quick ? 16 : 32;
+  Vec lambda(n);
+  for (int i = 0; i < n; ++i) lambda[i] = 1.0 / (i + 1.0);
+  const Vec lam_key = lambda / lambda.sum();
+  std::vector<std::pair<double, double>> eb;
+  for (int a = 0; a < side; ++a)
+    for (int b = 0; b < side; ++b) eb.emplace_back(2.0 * (a + 1) / side, 0.3 + 0.69 * b / (side - 1));
+  phase::MeasureOptions o;
+  o.trials = f.quick ? 8 : 32;
+  o.steps = f.quick ? 100 : 400;
+  o.seed = f.seed;
+  o.threads = threads;
+  const double ts = double(eb.size()) * double(o.trials) * o.steps, flops = 7.0 * n;
+  o.keys = phase::Keys::per_point;
+  const double t_pp = seconds([&] { phase::measure(eb, lambda, lam_key, -1, o); });
+  o.keys = phase::Keys::shared;
+  const double t_sh = seconds([&] { phase::measure(eb, lambda, lam_key, -1, o); });
+  const double tput = ts / t_sh;
+  json r = {{"workload", "W3s"}, {"backend", "cpu"}, {"precision", "double"},
+            {"threads", threads}, {"n", n}, {"points", eb.size()}, {"trials", o.trials},
+            {"steps", o.steps}, {"trial_steps", ts}, {"seconds", t_sh},
+            {"trial_steps_per_s", tput}, {"gflops", tput * flops / 1e9},
+            {"reference", "per-point keys (akm phase --measure --keys per-point)"},
+            {"reference_seconds", t_pp}, {"reference_trial_steps_per_s", ts / t_pp},
+            {"speedup_vs_reference", t_pp / t_sh}};
+  r["limit"] = {{"binding", "FMA peak"}, {"fraction_of_limit", tput * flops / lim.fma}};
+  return json::array({r});
+}
+
 std::string ratio(const json& r, const char* key) {
   return r.contains(key) ? fmt::format("{:.1f}×", r[key].get<double>()) : std::string("—");
 }
@@ -326,6 +363,8 @@ int cmd_bench(const BenchFlags& f) {
                    return gpu ? cuda::w3(w, f.seed) : engine::w3(w, f.seed, threads, p);
                  },
                  wl::w3_reference, limits, threads, failed));
+    // The phase-map kernel with keys shared across the grid, beside its per-point path.
+    if (!gpu && f.precision != "float") add(bench_phase_keys(f, threads, limits[Precision::f64]));
   }
   if (all || f.workload == "W4") {
     progress.begin(stage++, "W4", "deployed batch rule, both contraction orders");

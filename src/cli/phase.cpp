@@ -31,6 +31,7 @@ namespace {
 struct PhaseFlags {
   std::string x, y, metric, spec, key = "normalized", alpha = "tuned", direction = "all";
   std::string backend = "cpu";
+  std::string keys = "shared";
   double eta = 0.5, beta = 0.9;
   bool measure = false, quiet = false;
   long long trials = 256;
@@ -58,6 +59,12 @@ int parse_direction(const std::string& s, int n) {
   return static_cast<int>(v - 1);
 }
 
+// What shared keys mean for the reader of a measured map (printed and in summary.json).
+constexpr const char* kSharedNote =
+    "keys shared across the grid (common random numbers): each point is unbiased with its own "
+    "standard error, but points are positively correlated (smoother map, sharper differences; "
+    "errors do not average out across points). --keys per-point for independent points.";
+
 int cmd_phase(const PhaseFlags& f) {
   // Every input is validated before anything is written.
   phase::Options o;
@@ -82,6 +89,9 @@ int cmd_phase(const PhaseFlags& f) {
   }
   // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/engine/phase_trial.cpp).
   if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
+  // --keys: common random numbers across the grid (shared, engine::phase_shared) or the
+  // per-point reference streams (akm/sim/phase_measure.hpp).
+  const phase::Keys keys = phase::parse_keys(f.keys, "--keys");
   if (f.backend == "cuda") {
     if (!f.measure)
       throw InputError("--backend", "cuda", "applies to --measure only (the closed-form map runs no simulation)");
@@ -105,6 +115,7 @@ int cmd_phase(const PhaseFlags& f) {
     phase::MeasureOptions mo;
     mo.key = o.key;
     mo.backend = f.backend == "cuda" ? phase::Backend::cuda : phase::Backend::cpu;
+    mo.keys = keys;
     mo.trials = f.trials;
     mo.steps = f.steps;
     mo.seed = f.seed;
@@ -155,6 +166,9 @@ int cmd_phase(const PhaseFlags& f) {
     summary["measure"]["steps"] = f.steps;
     summary["measure"]["seconds"] = measure_seconds;
     summary["measure"]["backend"] = f.backend;
+    summary["measure"]["keys"] = phase::to_string(keys);
+    if (keys == phase::Keys::shared)
+      summary["measure"]["keys_note"] = kSharedNote;
     phase::Heatmap z = h;
     z.name = "measured";
     z.column = "rate_z";
@@ -179,6 +193,7 @@ int cmd_phase(const PhaseFlags& f) {
   if (!f.quiet) {
     std::cout << fmt::format("{} map {}×{} in {:.3f} s{}\n", map.names[0], o.x.n, o.y.n, map.seconds,
                              f.measure ? fmt::format("; measured in {:.1f} s", measure_seconds) : "");
+    if (f.measure && keys == phase::Keys::shared) std::cout << kSharedNote << "\n";
     std::cout << fmt::format("written: {}\n", dir.final_path().string());
   }
   return 0;
@@ -198,6 +213,9 @@ const RegisterCommand phase_cmd(45, "phase", [](CLI::App& app) -> Action {
   c->add_option("--beta", f->beta, "β when beta is not an axis")->capture_default_str();
   c->add_flag("--measure", f->measure, "Monte-Carlo measured contraction and divergence at every point");
   c->add_option("--backend", f->backend, "cpu | cuda: who runs the --measure trials")->capture_default_str();
+  c->add_option("--keys", f->keys,
+                "shared (one key sequence per trial pushes every point; points correlated) | per-point")
+      ->capture_default_str();
   c->add_option("--trials", f->trials, "trials per point (--measure)")->capture_default_str();
   c->add_option("--steps", f->steps, "steps per trial (--measure)")->capture_default_str();
   c->add_option("--out", f->out, "output folder (replaced atomically)")->capture_default_str();

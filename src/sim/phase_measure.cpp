@@ -14,6 +14,14 @@
 
 namespace akm::phase {
 
+const char* to_string(Keys k) { return k == Keys::shared ? "shared" : "per-point"; }
+
+Keys parse_keys(const std::string& s, const char* flag) {
+  if (s == "shared") return Keys::shared;
+  if (s == "per-point") return Keys::per_point;
+  throw InputError(flag, s, "must be shared or per-point");
+}
+
 int choose_lag(double abs_bt, int steps) {
   if (!(abs_bt < 1.0)) return std::min(steps, 10);
   if (abs_bt <= 0.0) return 1;
@@ -118,6 +126,8 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     throw InputError("--direction", std::to_string(direction + 1), "must be all or in [1, n]");
   const Vec lam_sqrt = lambda.cwiseSqrt();
   const std::size_t total = eta_beta.size();
+  // Shared keys read point 0's streams, so a one-point grid gives the per-point numbers.
+  const std::uint64_t shared_seed = point_seed(o.seed, 0);
   // Per point: the direction (largest |β̃_i| when −1), its lag and the point's seed.
   std::vector<PointPlan> plan(total);
   for (std::size_t p = 0; p < total; ++p) {
@@ -131,7 +141,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
           d = i;
     }
     plan[p] = {eta, beta, d, choose_lag(std::abs(theory::beta_tilde(beta, eta, lam_key[d])), o.steps),
-               point_seed(o.seed, p)};
+               o.keys == Keys::shared ? shared_seed : point_seed(o.seed, p)};
   }
   std::vector<TrialResult> device;
   if (o.backend == Backend::cuda) {
@@ -141,7 +151,22 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   std::atomic<std::size_t> next{0};
   std::atomic<long long> done{0};
 
-  auto one = [&](std::size_t p) {
+  // One point's trial sums (in trial order) → its MeasurePoint; shared by both key modes.
+  struct Sums {
+    double sp = 0, sp2 = 0, sg = 0, sg2 = 0;
+    long long div = 0, finite_g = 0;
+    void add(const TrialResult& t) {
+      sp += t.projection;
+      sp2 += t.projection * t.projection;
+      if (std::isfinite(t.log_growth)) {
+        sg += t.log_growth;
+        sg2 += t.log_growth * t.log_growth;
+        ++finite_g;
+      }
+      div += t.diverged ? 1 : 0;
+    }
+  };
+  auto finish = [&](std::size_t p, const Sums& s) {
     const PointPlan& pp = plan[p];
     MeasurePoint m;
     m.eta = pp.eta;
@@ -149,8 +174,29 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     m.direction = pp.direction;
     m.predicted_rate = std::abs(theory::beta_tilde(pp.beta, pp.eta, lam_key[pp.direction]));
     m.lag = pp.lag;
-    double sp = 0, sp2 = 0, sg = 0, sg2 = 0;
-    long long div = 0, finite_g = 0;
+    const double R = static_cast<double>(o.trials);
+    m.mean_projection = s.sp / R;
+    m.projection_se = std::sqrt(std::max(0.0, (s.sp2 - s.sp * s.sp / R) / (R - 1)) / R);
+    const double am = std::abs(m.mean_projection);
+    m.measured_rate = std::pow(am, 1.0 / m.lag);
+    // Delta method: d(|m|^{1/k}) = |m|^{1/k}/(k|m|) dm.
+    m.rate_se = am > 0 ? m.measured_rate / (m.lag * am) * m.projection_se : std::numeric_limits<double>::infinity();
+    m.rate_z = (m.measured_rate - m.predicted_rate) / m.rate_se;
+    m.diverged_fraction = static_cast<double>(s.div) / R;
+    if (s.finite_g >= 2) {
+      const double G = static_cast<double>(s.finite_g);
+      m.growth = s.sg / G / o.steps;
+      m.growth_se = std::sqrt(std::max(0.0, (s.sg2 - s.sg * s.sg / G) / (G - 1)) / G) / o.steps;
+    } else {
+      m.growth = -std::numeric_limits<double>::infinity();
+      m.growth_se = 0;
+    }
+    out[p] = m;
+  };
+  // Per point: its R trials (per-point keys, or any backend).
+  auto one = [&](std::size_t p) {
+    const PointPlan& pp = plan[p];
+    Sums s;
     for (long long r = 0; r < o.trials; ++r) {
       TrialResult t;
       if (o.backend == Backend::cuda) {
@@ -162,33 +208,24 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
         Stream keys(pp.seed, static_cast<std::uint64_t>(r), Purpose::keys);
         t = measure_trial(lam_sqrt, o, pp.beta, pp.eta, pp.direction, pp.lag, keys);
       }
-      sp += t.projection;
-      sp2 += t.projection * t.projection;
-      if (std::isfinite(t.log_growth)) {
-        sg += t.log_growth;
-        sg2 += t.log_growth * t.log_growth;
-        ++finite_g;
-      }
-      div += t.diverged ? 1 : 0;
+      s.add(t);
     }
-    const double R = static_cast<double>(o.trials);
-    m.mean_projection = sp / R;
-    m.projection_se = std::sqrt(std::max(0.0, (sp2 - sp * sp / R) / (R - 1)) / R);
-    const double am = std::abs(m.mean_projection);
-    m.measured_rate = std::pow(am, 1.0 / m.lag);
-    // Delta method: d(|m|^{1/k}) = |m|^{1/k}/(k|m|) dm.
-    m.rate_se = am > 0 ? m.measured_rate / (m.lag * am) * m.projection_se : std::numeric_limits<double>::infinity();
-    m.rate_z = (m.measured_rate - m.predicted_rate) / m.rate_se;
-    m.diverged_fraction = static_cast<double>(div) / R;
-    if (finite_g >= 2) {
-      const double G = static_cast<double>(finite_g);
-      m.growth = sg / G / o.steps;
-      m.growth_se = std::sqrt(std::max(0.0, (sg2 - sg * sg / G) / (G - 1)) / G) / o.steps;
-    } else {
-      m.growth = -std::numeric_limits<double>::infinity();
-      m.growth_se = 0;
+    finish(p, s);
+  };
+  // Shared keys on the CPU engine: a block of points [a, b) advances trial by trial on one key
+  // sequence (engine::phase_shared), summing each point's trials in trial order — the same
+  // sums as `one`, and a point's trial does not depend on its block, so neither the blocking
+  // nor the thread count changes a number.
+  auto block = [&](std::size_t a, std::size_t b) {
+    thread_local std::vector<TrialResult> res;
+    res.resize(b - a);
+    std::vector<Sums> s(b - a);
+    for (long long r = 0; r < o.trials; ++r) {
+      engine::phase_shared(lam_sqrt.data(), n, o, plan.data() + a, static_cast<int>(b - a),
+                           shared_seed, static_cast<std::uint64_t>(r), res.data());
+      for (std::size_t q = 0; q < b - a; ++q) s[q].add(res[q]);
     }
-    out[p] = m;
+    for (std::size_t q = 0; q < b - a; ++q) finish(a + q, s[q]);
   };
   // Under MPI (dist.hpp) rank r measures a contiguous block of points and the blocks are
   // gathered: a point's numbers depend only on (seed, p), so every rank ends with the
@@ -201,14 +238,31 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   const long long lo = range.first, hi = range.second;
   const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
   next = first;
+  auto report = [&](long long points) {
+    const long long d = done += points;  // this rank's points, scaled to the whole grid
+    if (o.progress)
+      o.progress(std::min<long long>(static_cast<long long>(total),
+                                     d * static_cast<long long>(total) / std::max(1LL, hi - lo)),
+                 static_cast<long long>(total));
+  };
+  // Shared keys: blocks of ≤ 512 points (the key is paid once per block and trial), small
+  // enough that every thread gets work; the block size changes the speed only.
+  const bool shared_engine = o.keys == Keys::shared && o.backend == Backend::cpu;
+  const std::size_t threads = static_cast<std::size_t>(std::max(1, o.threads));
+  const std::size_t bsize =
+      std::clamp<std::size_t>((last - first + 2 * threads - 1) / (2 * threads), 16, 512);
   auto worker = [&] {
+    if (shared_engine) {
+      for (std::size_t a; (a = next.fetch_add(bsize)) < last;) {
+        const std::size_t b = std::min(last, a + bsize);
+        block(a, b);
+        report(static_cast<long long>(b - a));
+      }
+      return;
+    }
     for (std::size_t p; (p = next.fetch_add(1)) < last;) {
       one(p);
-      const long long d = ++done;  // this rank's points, scaled to the whole grid
-      if (o.progress)
-        o.progress(std::min<long long>(static_cast<long long>(total),
-                                       d * static_cast<long long>(total) / std::max(1LL, hi - lo)),
-                   static_cast<long long>(total));
+      report(1);
     }
   };
   std::vector<std::thread> pool;

@@ -1,9 +1,11 @@
 // Google Benchmark of the engine's kernels: the batched normal generator against akm::Stream,
-// and one W1/W2/W3 trial-step batch in double and float against the plain references.
+// one W1/W2/W3 trial-step batch in double and float against the plain references, and the
+// phase-map kernel with per-point and shared keys.
 // Build target `akm_bench_kernels` (when libbenchmark-dev is installed); run
 // build/tests/bench/akm_bench_kernels. Items/s = normals (generator) or trial-steps.
 #include <benchmark/benchmark.h>
 
+#include <cmath>
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
@@ -79,5 +81,35 @@ static void BM_W3(benchmark::State& st) {
   st.SetLabel(mode == 0 ? "reference" : mode == 1 ? "engine double" : "engine float");
 }
 BENCHMARK(BM_W3)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
+
+// `akm phase --measure` kernels, n = 32, normalized keys, 200 steps, one trial of a grid of
+// range(1) points: per-point keys (engine::phase_trial per point) against keys shared by the
+// grid (engine::phase_shared, issue 17). Items/s = point-steps, so the per-point cost of a
+// 16- and a 1024-point grid compare directly.
+static void BM_PhaseMeasure(benchmark::State& st) {
+  const int n = 32, count = int(st.range(1));
+  const bool shared = st.range(0) == 1;
+  std::vector<double> sl(n);
+  for (int i = 0; i < n; ++i) sl[i] = 1.0 / std::sqrt(i + 1.0);
+  phase::MeasureOptions o;
+  o.steps = 200;
+  std::vector<phase::PointPlan> pts(count);
+  for (int q = 0; q < count; ++q) pts[q] = {0.1 + 1.5 * q / count, 0.5 + 0.49 * ((q * 7) % count) / count, 0, 10, 1};
+  std::vector<phase::TrialResult> out(count);
+  std::uint64_t trial = 0;
+  for (auto _ : st) {
+    if (shared) {
+      engine::phase_shared(sl.data(), n, o, pts.data(), count, 1, trial, out.data());
+    } else {
+      for (int q = 0; q < count; ++q)
+        out[q] = engine::phase_trial(sl.data(), n, o, pts[q].beta, pts[q].eta, 0, 10, 1, trial);
+    }
+    benchmark::DoNotOptimize(out.data());
+    ++trial;
+  }
+  st.SetItemsProcessed(st.iterations() * (long long)count * o.steps);
+  st.SetLabel(shared ? "shared keys" : "per-point keys");
+}
+BENCHMARK(BM_PhaseMeasure)->ArgsProduct({{0, 1}, {16, 1024}})->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -10,12 +10,24 @@
 //     (divergence, E1) and the growth exponent (1/T)·log(‖v_T‖²/‖v_0‖²) with its error.
 // Keys are Gaussian in the eigenbasis, optionally AR(1) in time (E2):
 //   x_t = ρ x_{t−1} + √(1−ρ²) ξ_t, x_0 = ξ_0 — the same stationary law N(0, Σ) for any ρ.
-// Deterministic: trial r of point p reads Stream(point_seed(seed, p), r), points are
-// independent, so results do not depend on the thread count; under MPI (dist.hpp) the ranks
-// measure contiguous blocks of points and gather them, with the same result on every rank.
+// Keys (MeasureOptions::keys):
+//   - per_point (the reference, and what E1/E2 use): trial r of point p reads
+//     Stream(point_seed(seed, p), r); points are independent.
+//   - shared (common random numbers, issue 17, the default of `akm phase --measure`): trial r
+//     of EVERY point reads Stream(point_seed(seed, 0), r) — the keys do not depend on (η, β),
+//     so they are drawn once and push all points (engine::phase_shared on Backend::cpu; the
+//     reference and CUDA backends run their per-point loops on the shared seed, the same law).
+//     Each point's estimate is still unbiased with its own standard error, but the points are
+//     positively correlated: maps are smoother and differences between nearby points are
+//     sharper than independent sampling would give; errors of different points do not average
+//     out across the map. A one-point grid gives the per-point numbers.
+// Deterministic: a trial's numbers depend only on (seed, point, trial), so results do not
+// depend on the thread count; under MPI (dist.hpp) the ranks measure contiguous blocks of
+// points and gather them, with the same result on every rank.
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "akm/base/linalg.hpp"
@@ -28,9 +40,16 @@ namespace akm::phase {
 /// (engine::phase_trial, same streams, equal to rounding) or the CUDA device (cuda::phase_trials).
 enum class Backend { reference, cpu, cuda };
 
+/// Which keys a trial reads (see the header comment): per point, or shared by the grid.
+enum class Keys { per_point, shared };
+const char* to_string(Keys k);
+/// "shared" or "per-point"; anything else is an InputError naming `flag`.
+Keys parse_keys(const std::string& s, const char* flag);
+
 struct MeasureOptions {
   Key key = Key::normalized;
   Backend backend = Backend::cpu;
+  Keys keys = Keys::per_point;
   long long trials = 256;
   int steps = 1000;
   double threshold = 1e12;   ///< divergence: ‖v_t‖² > threshold·‖v_0‖²

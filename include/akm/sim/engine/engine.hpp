@@ -63,6 +63,14 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precisio
 phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
                                double beta, double eta, int direction, int lag,
                                std::uint64_t seed, std::uint64_t trial);
+/// One trial of `akm phase --measure` with common random numbers (issue 17) at every point of
+/// pts[0..count): the keys are drawn once per step from Stream(seed, trial, keys) and shared
+/// by all points (pts[·].seed is not read). out[q] equals phase_trial(…, pts[q], seed, trial)
+/// up to the summation order of the n-term sums; lanes are independent, so a point's result
+/// does not depend on the other points of the call (src/sim/engine/phase_shared.cpp).
+void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
+                  const phase::PointPlan* pts, int count, std::uint64_t seed, std::uint64_t trial,
+                  phase::TrialResult* out);
 /// Both orders, computed in precision p with AVX GEMM, rows of M split into a fixed number
 /// of blocks (independent of the thread count); returned in double.
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat, int threads,
