@@ -40,24 +40,6 @@ struct PhaseFlags {
   int threads = 0;
 };
 
-std::optional<double> parse_alpha(const std::string& s) {
-  if (s == "tuned") return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !(v > 0.0 && std::isfinite(v)))
-    throw InputError("--alpha", s, "must be a number > 0 or tuned");
-  return v;
-}
-
-int parse_direction(const std::string& s, int n) {
-  if (s == "all") return -1;
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || end != s.c_str() + s.size() || v < 1 || v > n)
-    throw InputError("--direction", s, fmt::format("must be all or an integer in [1, {}]", n));
-  return static_cast<int>(v - 1);
-}
-
 int cmd_phase(const PhaseFlags& f) {
   // Every input is validated before anything is written.
   phase::Options o;
@@ -67,19 +49,13 @@ int cmd_phase(const PhaseFlags& f) {
   o.key = parse_key(f.key);
   o.eta = f.eta;
   o.beta = f.beta;
-  o.alpha = parse_alpha(f.alpha);
+  o.alpha = phase::parse_alpha(f.alpha);
   const Spectrum s = parse_spectrum(f.spec, f.seed);
-  o.direction = parse_direction(f.direction, s.n());
+  o.direction = phase::parse_direction(f.direction, s.n());
   phase::validate(o, s.n());
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be >= 1 (or omitted for all cores)");
   const bool alpha_axis = o.x.param == phase::Param::alpha || o.y.param == phase::Param::alpha;
-  if (f.measure) {
-    require_at_least("--trials", f.trials, 2);
-    require_at_least("--steps", f.steps, 1);
-    if (f.steps > 1000000) throw InputError("--steps", std::to_string(f.steps), "must be <= 1000000");
-    if (alpha_axis)
-      throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
-  }
+  if (f.measure) phase::validate_measure(o, f.trials, f.steps);
   // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/engine/phase_trial.cpp).
   if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
   if (f.backend == "cuda") {

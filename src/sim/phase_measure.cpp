@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/base/errors.hpp"
+#include "akm/base/interrupt.hpp"
 
 namespace akm::phase {
 
@@ -152,6 +155,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     double sp = 0, sp2 = 0, sg = 0, sg2 = 0;
     long long div = 0, finite_g = 0;
     for (long long r = 0; r < o.trials; ++r) {
+      if (r % 64 == 0) interrupt::throw_if_stop_requested();  // a point can be long
       TrialResult t;
       if (o.backend == Backend::cuda) {
         t = device[p * std::size_t(o.trials) + std::size_t(r)];
@@ -201,9 +205,19 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   const long long lo = range.first, hi = range.second;
   const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
   next = first;
+  std::mutex mu;
+  std::exception_ptr error;  // the first error of any worker, rethrown after the join
   auto worker = [&] {
     for (std::size_t p; (p = next.fetch_add(1)) < last;) {
-      one(p);
+      try {
+        interrupt::throw_if_stop_requested();  // a host's Ctrl-C (interrupt.hpp)
+        one(p);
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!error) error = std::current_exception();
+        next = last;
+        return;
+      }
       const long long d = ++done;  // this rank's points, scaled to the whole grid
       if (o.progress)
         o.progress(std::min<long long>(static_cast<long long>(total),
@@ -215,6 +229,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
   if (!split) return out;
 
   std::vector<double> mine;
