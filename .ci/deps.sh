@@ -8,6 +8,8 @@ pkgs=(build-essential cmake git pkg-config
       python3-nbformat jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-numpy
       clang libclang-rt-14-dev      # libFuzzer + sanitizer runtimes (tests/fuzz)
       python3-scipy                 # tests/audit reports
+      python3-dev pybind11-dev python3-pytest   # the Python module (src/python/, tests/python)
+      python3-torch                 # tests/python/test_torch_agreement.py (CPU; ~160 packages, ~1 min)
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 missing=()
 for p in "${pkgs[@]}"; do

@@ -132,4 +132,15 @@ void Guard::release() {
   slot_ = -1;
 }
 
+namespace {
+std::atomic<bool> g_stop{false};
+}  // namespace
+
+void request_stop() { g_stop.store(true, std::memory_order_relaxed); }
+void clear_stop() { g_stop.store(false, std::memory_order_relaxed); }
+bool stop_requested() { return g_stop.load(std::memory_order_relaxed); }
+void throw_if_stop_requested() {
+  if (stop_requested()) throw Stopped();
+}
+
 }  // namespace akm::interrupt

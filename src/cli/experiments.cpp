@@ -80,19 +80,10 @@ const RegisterCommand list_cmd(10, "list", [](CLI::App& app) -> Action {
   };
 });
 
-// Unknown IDs are refused with the list of known ones.
+// Unknown IDs are refused with the list of known ones (Registry::require).
 std::vector<const ExperimentEntry*> find_all(const std::vector<std::string>& ids) {
-  auto& reg = Registry::instance();
   std::vector<const ExperimentEntry*> chosen;
-  for (const auto& id : ids) {
-    const auto* e = reg.find(id);
-    if (!e) {
-      std::string known;
-      for (const auto& x : reg.all()) known += (known.empty() ? "" : ", ") + x.info.id;
-      throw InputError("ID", id, fmt::format("must be one of {} (see `akm list`)", known));
-    }
-    chosen.push_back(e);
-  }
+  for (const auto& id : ids) chosen.push_back(&Registry::instance().require(id));
   return chosen;
 }
 

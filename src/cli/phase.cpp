@@ -41,6 +41,7 @@ struct PhaseFlags {
   int threads = 0;
 };
 
+<<<<<<< HEAD
 std::optional<double> parse_alpha(const std::string& s) {
   if (s == "tuned") return std::nullopt;
   char* end = nullptr;
@@ -65,6 +66,8 @@ constexpr const char* kSharedNote =
     "standard error, but points are positively correlated (smoother map, sharper differences; "
     "errors do not average out across points). --keys per-point for independent points.";
 
+=======
+>>>>>>> python
 int cmd_phase(const PhaseFlags& f) {
   // Every input is validated before anything is written.
   phase::Options o;
@@ -74,19 +77,13 @@ int cmd_phase(const PhaseFlags& f) {
   o.key = parse_key(f.key);
   o.eta = f.eta;
   o.beta = f.beta;
-  o.alpha = parse_alpha(f.alpha);
+  o.alpha = phase::parse_alpha(f.alpha);
   const Spectrum s = parse_spectrum(f.spec, f.seed);
-  o.direction = parse_direction(f.direction, s.n());
+  o.direction = phase::parse_direction(f.direction, s.n());
   phase::validate(o, s.n());
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be >= 1 (or omitted for all cores)");
   const bool alpha_axis = o.x.param == phase::Param::alpha || o.y.param == phase::Param::alpha;
-  if (f.measure) {
-    require_at_least("--trials", f.trials, 2);
-    require_at_least("--steps", f.steps, 1);
-    if (f.steps > 1000000) throw InputError("--steps", std::to_string(f.steps), "must be <= 1000000");
-    if (alpha_axis)
-      throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
-  }
+  if (f.measure) phase::validate_measure(o, f.trials, f.steps);
   // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/engine/phase_trial.cpp).
   if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
   // --keys: common random numbers across the grid (shared, engine::phase_shared) or the

@@ -41,23 +41,6 @@ int print_theory(const TheoryReport& r, bool json) {
   return 0;
 }
 
-// The closed forms (τ, φ, rates, lags) describe a contracting buffer: every β̃_i > −1.
-// Normalized key: ‖βI − ηx̂x̂ᵀ‖ = max(β, |β−η|), so η < 1+β contracts surely
-// [thm:unconditional-stability]; raw key: η·λ_max < 1+β in expectation (T7, THEOREMS.md).
-void require_contraction(const TheoryFlags& f, Key key, const Spectrum& s) {
-  const double bound = 1.0 + f.beta;
-  if (key == Key::normalized && !(f.eta < bound))
-    throw InputError("eta", show(f.eta),
-                     fmt::format("must be < 1 + beta = {} for the normalized key to contract "
-                                 "(thm:unconditional-stability)", show(bound)));
-  const double lmax = s.lambda.maxCoeff();
-  if (key == Key::raw && !(f.eta * lmax < bound))
-    throw InputError("eta", show(f.eta),
-                     fmt::format("must be < (1 + beta)/lambda_max = {} for the raw key to "
-                                 "contract in expectation (lambda_max = {})",
-                                 show(bound / lmax), show(lmax)));
-}
-
 struct TheoryState {
   TheoryFlags flags;
   std::optional<TheoryReport> report;
@@ -90,7 +73,7 @@ const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Plan {
             require_alpha(f.alpha);
             const Key key = parse_key(f.key);
             const Spectrum s = parse_spectrum(f.spec, f.seed);
-            require_contraction(f, key, s);
+            require_contraction(f.beta, f.eta, key, s);
             st->report = make_theory_report(f.beta, f.eta, f.alpha, key, s);
           },
           [st] { return print_theory(*st->report, st->flags.json); }};

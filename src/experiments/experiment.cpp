@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/base/errors.hpp"
 #include "akm/base/progress.hpp"
 #include "akm/experiments/result_hash.hpp"
 
@@ -55,6 +56,14 @@ const ExperimentEntry* Registry::find(const std::string& key) const {
   for (const auto& e : entries_)
     if (lower(e.info.id) == k || lower(e.info.slug) == k) return &e;
   return nullptr;
+}
+
+// Unknown IDs are refused with the list of known ones (akm run and akm.run alike).
+const ExperimentEntry& Registry::require(const std::string& key) const {
+  if (const auto* e = find(key)) return *e;
+  std::string known;
+  for (const auto& x : entries_) known += (known.empty() ? "" : ", ") + x.info.id;
+  throw InputError("ID", key, fmt::format("must be one of {} (see `akm list`)", known));
 }
 
 Registrar::Registrar(const char* id, const char* slug, const char* title, const char* labels,

@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <exception>
 #include <limits>
+#include <mutex>
 #include <thread>
 
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/base/errors.hpp"
+#include "akm/base/interrupt.hpp"
 
 namespace akm::phase {
 
@@ -198,6 +201,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     const PointPlan& pp = plan[p];
     Sums s;
     for (long long r = 0; r < o.trials; ++r) {
+      if (r % 64 == 0) interrupt::throw_if_stop_requested();  // a point can be long
       TrialResult t;
       if (o.backend == Backend::cuda) {
         t = device[p * std::size_t(o.trials) + std::size_t(r)];
@@ -221,6 +225,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     res.resize(b - a);
     std::vector<Sums> s(b - a);
     for (long long r = 0; r < o.trials; ++r) {
+      if (r % 64 == 0) interrupt::throw_if_stop_requested();
       engine::phase_shared(lam_sqrt.data(), n, o, plan.data() + a, static_cast<int>(b - a),
                            shared_seed, static_cast<std::uint64_t>(r), res.data());
       for (std::size_t q = 0; q < b - a; ++q) s[q].add(res[q]);
@@ -251,17 +256,34 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   const std::size_t threads = static_cast<std::size_t>(std::max(1, o.threads));
   const std::size_t bsize =
       std::clamp<std::size_t>((last - first + 2 * threads - 1) / (2 * threads), 16, 512);
+  std::mutex mu;
+  std::exception_ptr error;  // the first error of any worker, rethrown after the join
   auto worker = [&] {
     if (shared_engine) {
       for (std::size_t a; (a = next.fetch_add(bsize)) < last;) {
         const std::size_t b = std::min(last, a + bsize);
-        block(a, b);
+        try {
+          block(a, b);
+        } catch (...) {
+          std::lock_guard lock(mu);
+          if (!error) error = std::current_exception();
+          next = last;
+          return;
+        }
         report(static_cast<long long>(b - a));
       }
       return;
     }
     for (std::size_t p; (p = next.fetch_add(1)) < last;) {
-      one(p);
+      try {
+        interrupt::throw_if_stop_requested();  // a host's Ctrl-C (interrupt.hpp)
+        one(p);
+      } catch (...) {
+        std::lock_guard lock(mu);
+        if (!error) error = std::current_exception();
+        next = last;
+        return;
+      }
       report(1);
     }
   };
@@ -269,6 +291,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
   worker();
   for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
   if (!split) return out;
 
   std::vector<double> mine;

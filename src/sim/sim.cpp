@@ -10,6 +10,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "akm/base/interrupt.hpp"
 #include "akm/sim/dist.hpp"
 
 namespace akm {
@@ -140,6 +141,7 @@ void run_chunks(const std::vector<Chunk>& chunks, std::size_t first, std::size_t
       if (k >= last) return;
       TrialStats st(n_obs);
       try {
+        interrupt::throw_if_stop_requested();  // a host's Ctrl-C (interrupt.hpp)
         for (long long t = chunks[k].begin; t < chunks[k].end; ++t) {
           kernel(t, obs.data());
           st.add(obs.data());

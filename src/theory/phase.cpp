@@ -154,6 +154,32 @@ namespace {
 bool has_axis(const Options& o, Param p) { return o.x.param == p || o.y.param == p; }
 }  // namespace
 
+std::optional<double> parse_alpha(const std::string& s) {
+  if (s == "tuned") return std::nullopt;
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end != s.c_str() + s.size() || !(v > 0.0 && std::isfinite(v)))
+    throw InputError("--alpha", s, "must be a number > 0 or tuned");
+  return v;
+}
+
+int parse_direction(const std::string& s, int n) {
+  if (s == "all") return -1;
+  char* end = nullptr;
+  const long long v = std::strtoll(s.c_str(), &end, 10);
+  if (s.empty() || end != s.c_str() + s.size() || v < 1 || v > n)
+    throw InputError("--direction", s, fmt::format("must be all or an integer in [1, {}]", n));
+  return static_cast<int>(v - 1);
+}
+
+void validate_measure(const Options& o, long long trials, long long steps) {
+  require_at_least("--trials", trials, 2);
+  require_at_least("--steps", steps, 1);
+  if (steps > 1000000) throw InputError("--steps", std::to_string(steps), "must be <= 1000000");
+  if (o.x.param == Param::alpha || o.y.param == Param::alpha)
+    throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
+}
+
 void validate(const Options& o, int n) {
   if (o.x.param == o.y.param)
     throw InputError("--y", o.y.spec, "must name a different parameter than --x (" + to_string(o.x.param) + ")");

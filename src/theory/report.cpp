@@ -1,6 +1,8 @@
 // theory/report — every closed form of akm/theory/theory.hpp evaluated per direction.
 #include "akm/theory/report.hpp"
 
+#include <fmt/format.h>
+
 #include "akm/base/errors.hpp"
 #include "akm/spectrum/moments.hpp"
 
@@ -79,6 +81,22 @@ TheoryReport make_theory_report(double beta, double eta, double alpha, Key key,
     r.weighted_mean_contraction += w(i) * r.directions.back().beta_tilde;
   }
   return r;
+}
+
+// Normalized key: ‖βI − ηx̂x̂ᵀ‖ = max(β, |β−η|), so η < 1+β contracts surely
+// [thm:unconditional-stability]; raw key: η·λ_max < 1+β in expectation (T7, THEOREMS.md).
+void require_contraction(double beta, double eta, Key key, const Spectrum& s) {
+  const double bound = 1.0 + beta;
+  if (key == Key::normalized && !(eta < bound))
+    throw InputError("eta", show(eta),
+                     fmt::format("must be < 1 + beta = {} for the normalized key to contract "
+                                 "(thm:unconditional-stability)", show(bound)));
+  const double lmax = s.lambda.maxCoeff();
+  if (key == Key::raw && !(eta * lmax < bound))
+    throw InputError("eta", show(eta),
+                     fmt::format("must be < (1 + beta)/lambda_max = {} for the raw key to "
+                                 "contract in expectation (lambda_max = {})",
+                                 show(bound / lmax), show(lmax)));
 }
 
 namespace {

@@ -4,6 +4,7 @@
 // signal. What a SIGKILL leaves behind is swept by the next ResultDir (report.cpp).
 #pragma once
 #include <filesystem>
+#include <stdexcept>
 
 namespace akm::interrupt {
 
@@ -28,5 +29,24 @@ class Guard {
  private:
   int slot_ = -1;
 };
+
+// ---- Cooperative stop ---------------------------------------------------------------
+// A host that keeps its own SIGINT handler (the Python module: Ctrl-C, a notebook's
+// "interrupt kernel") cannot let the handler above kill the process. It requests a stop
+// instead; the Monte-Carlo loops (sim.cpp, run_trials.hpp, phase_measure.cpp) poll the flag
+// between units of work and throw Stopped, which unwinds like any error (staging folders
+// are removed by ResultDir's destructor). The flag is process-wide: every run in flight stops.
+
+/// Thrown by a loop that saw a stop request.
+class Stopped : public std::runtime_error {
+ public:
+  Stopped() : std::runtime_error("interrupted") {}
+};
+
+void request_stop();
+void clear_stop();
+bool stop_requested();
+/// Throws Stopped when a stop was requested.
+void throw_if_stop_requested();
 
 }  // namespace akm::interrupt

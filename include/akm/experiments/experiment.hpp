@@ -58,6 +58,8 @@ class Registry {
   const std::vector<ExperimentEntry>& all() const { return entries_; }  ///< sorted by ID
   /// Finds by ID ("T1") or slug ("fixed-point"), case-insensitive; nullptr if unknown.
   const ExperimentEntry* find(const std::string& id_or_slug) const;
+  /// Same, but an unknown ID is an InputError naming ID and listing the known ones.
+  const ExperimentEntry& require(const std::string& id_or_slug) const;
 
  private:
   std::vector<ExperimentEntry> entries_;

@@ -53,6 +53,14 @@ struct Options {
 /// metric needs a fixed α, direction < n). InputError naming the flag otherwise.
 void validate(const Options& o, int n);
 
+/// --alpha text: a number > 0, or "tuned" (nullopt). InputError naming --alpha otherwise.
+std::optional<double> parse_alpha(const std::string& s);
+/// --direction text: "all" (−1) or a 1-based integer in [1, n] (returned 0-based).
+int parse_direction(const std::string& s, int n);
+/// The measured map's extra conditions: trials ≥ 2, 1 ≤ steps ≤ 10⁶, and no α axis (the
+/// measured buffer does not depend on α). InputError naming the flag otherwise.
+void validate_measure(const Options& o, long long trials, long long steps);
+
 /// The spectrum with the moments the metrics need (Q only for ms_stable, normalized key).
 struct Model {
   Spectrum spectrum;

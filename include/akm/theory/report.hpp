@@ -36,6 +36,12 @@ struct TheoryReport {
 TheoryReport make_theory_report(double beta, double eta, double alpha, Key key,
                                 const Spectrum& spectrum);
 
+/// Refuses an η at which the buffer does not contract (the closed forms τ, φ, rates and lags
+/// describe a contracting buffer, every β̃_i > −1): normalized key η < 1+β
+/// [thm:unconditional-stability], raw key η·λ_max < 1+β in expectation (T7). InputError
+/// naming eta otherwise. Used by `akm theory` and akm.theory() before make_theory_report.
+void require_contraction(double beta, double eta, Key key, const Spectrum& s);
+
 /// The JSON contract of `akm theory --json` (names are stable; see README).
 nlohmann::json to_json(const TheoryReport& r);
 

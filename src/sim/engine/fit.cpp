@@ -8,6 +8,7 @@
 #include <cmath>
 #include <vector>
 
+#include "akm/base/interrupt.hpp"
 #include "akm/sim/engine/engine.hpp"
 
 namespace akm::engine {
@@ -123,7 +124,10 @@ wl::Observations fit_impl(const wl::Fit& w, std::uint64_t seed, int threads,
   return wl::run_trials(w.groups, w.n_obs(), threads, [&](long long g, double* out) {
     FitScratch<T> s(w);
     const long long b = w.group_begin(int(g)), e = w.group_begin(int(g) + 1);
-    for (long long t = b; t < e; ++t) fit_trial<T>(w, sl.data(), seed, t, s, out);
+    for (long long t = b; t < e; ++t) {
+      interrupt::throw_if_stop_requested();  // a group can be long: poll per trial
+      fit_trial<T>(w, sl.data(), seed, t, s, out);
+    }
     for (int j = 0; j < w.n_obs(); ++j) out[j] /= double(e - b);
     if (progress) progress(++done, w.groups);
   });
