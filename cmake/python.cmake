@@ -11,6 +11,11 @@ if(AKM_PYTHON AND AKM_SANITIZE)
   # An ASan-instrumented extension cannot be loaded by an uninstrumented interpreter.
   set(AKM_PYTHON_WHY "AKM_SANITIZE=ON")
 elseif(AKM_PYTHON)
+  # Debian's interpreter, where Debian's numpy, pandas, pytest and torch live (as for the
+  # notebook tests); a pyenv python3 earlier on PATH has none of them.
+  if(NOT DEFINED Python3_EXECUTABLE AND EXISTS /usr/bin/python3)
+    set(Python3_EXECUTABLE /usr/bin/python3)
+  endif()
   find_package(Python3 COMPONENTS Interpreter Development.Module QUIET)
   if(Python3_FOUND)
     find_package(pybind11 CONFIG QUIET)
