@@ -5,12 +5,12 @@
 #include <atomic>
 #include <cmath>
 #include <limits>
-#include <thread>
 
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/base/errors.hpp"
+#include "akm/base/thread_pool.hpp"
 
 namespace akm::phase {
 
@@ -138,7 +138,6 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     device = cuda::phase_trials(std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), o, plan);
   }
   std::vector<MeasurePoint> out(total);
-  std::atomic<std::size_t> next{0};
   std::atomic<long long> done{0};
 
   auto one = [&](std::size_t p) {
@@ -200,21 +199,14 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   const std::pair<long long, long long> range = dist::block(static_cast<long long>(total), me, P);
   const long long lo = range.first, hi = range.second;
   const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
-  next = first;
-  auto worker = [&] {
-    for (std::size_t p; (p = next.fetch_add(1)) < last;) {
-      one(p);
-      const long long d = ++done;  // this rank's points, scaled to the whole grid
-      if (o.progress)
-        o.progress(std::min<long long>(static_cast<long long>(total),
-                                       d * static_cast<long long>(total) / std::max(1LL, hi - lo)),
-                   static_cast<long long>(total));
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  parallel_for(first, last, std::max(1, o.threads), [&](std::size_t p) {
+    one(p);
+    const long long d = ++done;  // this rank's points, scaled to the whole grid
+    if (o.progress)
+      o.progress(std::min<long long>(static_cast<long long>(total),
+                                     d * static_cast<long long>(total) / std::max(1LL, hi - lo)),
+                 static_cast<long long>(total));
+  });
   if (!split) return out;
 
   std::vector<double> mine;

@@ -1,11 +1,8 @@
-// run_trials — the thread pool behind akm::wl::run_trials (header-only: a template).
+// run_trials — akm::wl::run_trials on the shared pool (akm/base/thread_pool.hpp).
 #pragma once
-#include <algorithm>
-#include <atomic>
-#include <thread>
-#include <vector>
+#include <cstddef>
 
-#include "akm/sim/sim.hpp"
+#include "akm/base/thread_pool.hpp"
 
 namespace akm::wl {
 
@@ -15,21 +12,9 @@ Observations run_trials(long long trials, int n_obs, int threads, Fn&& fn) {
   o.trials = trials;
   o.n_obs = n_obs;
   o.values.assign(std::size_t(trials) * n_obs, 0.0);
-  const int nt = std::max(1, std::min<int>(resolve_threads(threads), int(std::max(1LL, trials))));
-  std::atomic<long long> next{0};
-  constexpr long long chunk = 8;
-  auto worker = [&] {
-    for (;;) {
-      const long long b = next.fetch_add(chunk);
-      if (b >= trials) return;
-      for (long long t = b; t < std::min(trials, b + chunk); ++t)
-        fn(t, o.values.data() + std::size_t(t) * n_obs);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int i = 1; i < nt; ++i) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
+  // Each trial writes its own row, so the schedule cannot change a number.
+  parallel_for(0, std::size_t(trials > 0 ? trials : 0), threads,
+               [&](std::size_t t) { fn((long long)t, o.values.data() + t * std::size_t(n_obs)); }, 8);
   return o;
 }
 
