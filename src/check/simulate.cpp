@@ -1,6 +1,7 @@
 // simulate — run and analysis behind `akm simulate` (see akm/check/simulate.hpp).
 #include "akm/check/simulate.hpp"
 
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <limits>
@@ -8,6 +9,8 @@
 #include <fmt/format.h>
 
 #include "akm/sim/cuda.hpp"
+#include "akm/sim/fitted_map.hpp"
+#include "akm/sim/jackknife.hpp"
 #include "akm/base/errors.hpp"
 
 namespace akm::simulate {
@@ -28,13 +31,13 @@ double raw_second_moment_radius(double beta, double eta, const Vec& lambda) {
   const Eigen::Index n = lambda.size();
   double dmax = 0.0;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const double b = beta - eta * lambda[i];
+    const double b = theory::beta_tilde(beta, eta, lambda[i]);
     dmax = std::max(dmax, b * b + eta * eta * lambda[i] * lambda[i]);
   }
   auto f = [&](double rho) {
     double s = 0.0;
     for (Eigen::Index i = 0; i < n; ++i) {
-      const double b = beta - eta * lambda[i];
+      const double b = theory::beta_tilde(beta, eta, lambda[i]);
       s += eta * eta * lambda[i] * lambda[i] / (rho - (b * b + eta * eta * lambda[i] * lambda[i]));
     }
     return s;
@@ -98,11 +101,10 @@ void validate(const Options& o, const Spectrum& s) {
 }
 
 std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s) {
-  const double scale = 2.0 * s.lambda.maxCoeff() + s.lambda.sum();
   std::vector<std::string> out;
   auto check = [&](const char* arm, double gain) {
-    const double g = o.alpha * gain * scale;
-    if (!(g < 2.0))
+    const double g = theory::ms_rule_load(o.alpha * gain, s.lambda);
+    if (!(g < theory::kMsRuleLimit))
       out.push_back(fmt::format("{}: alpha·gain·(2 lambda_max + tr Sigma) = {:.3g} >= 2, outside the "
                                 "mean-square rule of thumb: heavy-tailed trials can make |z| exceed "
                                 "the limit more often than the declared false-alarm rate; lower --alpha",
@@ -135,54 +137,12 @@ double Estimate::z() const {
 
 namespace {
 
-// Delete-one-group jackknife of a statistic of a few pooled means (weights: group sizes).
-class Jackknife {
- public:
-  Jackknife(const wl::Fit& w, const wl::Observations& g) : w_(w), g_(g), tot_(g.n_obs, 0.0) {
-    for (long long k = 0; k < g.trials; ++k) {
-      const double c = count(k);
-      for (int j = 0; j < g.n_obs; ++j) tot_[j] += c * g.at(k, j);
-    }
-  }
-  double count(long long k) const {
-    return double(w_.group_begin(int(k) + 1) - w_.group_begin(int(k)));
-  }
-  template <int K, class Stat>
-  MeanEstimate operator()(const std::size_t (&idx)[K], Stat stat) const {
-    const double N = double(w_.trials);
-    double v[K];
-    for (int j = 0; j < K; ++j) v[j] = tot_[idx[j]] / N;
-    const double full = stat(v);
-    const long long G = g_.trials;
-    std::vector<double> loo(static_cast<std::size_t>(G), 0.0);
-    double mean = 0.0;
-    for (long long k = 0; k < G; ++k) {
-      const double c = count(k);
-      for (int j = 0; j < K; ++j) v[j] = (tot_[idx[j]] - c * g_.at(k, int(idx[j]))) / (N - c);
-      loo[std::size_t(k)] = stat(v);
-      mean += loo[std::size_t(k)];
-    }
-    mean /= double(G);
-    double ss = 0.0, s3 = 0.0;
-    for (double x : loo) ss += (x - mean) * (x - mean), s3 += (x - mean) * (x - mean) * (x - mean);
-    // As akm::jackknife_estimate (include/akm/sim.hpp): the pseudo-values' skewness of the
-    // mean is −m3/m2^{3/2} of the leave-one-out values; g − 1 degrees of freedom.
-    return {double(G) * full - double(G - 1) * mean, std::sqrt(ss * double(G - 1) / double(G)),
-            ss > 0.0 ? -s3 / std::pow(ss, 1.5) : 0.0, double(G - 1), false};
-  }
-
- private:
-  const wl::Fit& w_;
-  const wl::Observations& g_;
-  std::vector<double> tot_;
-};
-
-// Â = S10·S00⁻¹ from q = (S00: q0 q1 q2, S10: q3 q4 q5 q6).
-Mat2 fitted_map(const double* q) {
-  Mat2 S00, S10;
-  S00 << q[0], q[1], q[1], q[2];
-  S10 << q[3], q[4], q[5], q[6];
-  return S10 * S00.inverse();
+// The jackknife over the run's trial groups: rows of group means, weighted by group size.
+Jackknife group_jackknife(const wl::Fit& w, const wl::Observations& g) {
+  std::vector<double> counts(static_cast<std::size_t>(g.trials));
+  for (long long k = 0; k < g.trials; ++k)
+    counts[std::size_t(k)] = double(w.group_begin(int(k) + 1) - w.group_begin(int(k)));
+  return Jackknife(g.values.data(), std::size_t(g.n_obs), std::move(counts));
 }
 
 }  // namespace
@@ -193,7 +153,7 @@ Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
   r.opts = o;
   r.theory = th;
   r.checks = Checks(o.false_alarm);
-  const Jackknife jack(w, groups);
+  const Jackknife jack = group_jackknife(w, groups);
   const int n = w.n();
   // Rounding allowance (tests/test_simulate.cpp states the model): a one-step coefficient
   // is off by ≤ c·n·ε relative (reordered dot products, c = 4) plus, in float, the float
@@ -211,18 +171,17 @@ Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
     for (int a = 0; a < 2; ++a) {
       const Mat2 A = a == 0 ? theory::iter_matrix_ak(o.alpha, d.coupling_ak, d.beta_tilde)
                             : theory::iter_matrix_ema(o.alpha, o.beta, d.lambda);
-      std::size_t idx[7];
-      for (int q = 0; q < 7; ++q) idx[q] = w.index(a, q, i);
-      const std::size_t idx_e[1] = {w.index(a, 7, i)};
+      std::array<std::size_t, kMapMoments> idx;
+      for (int q = 0; q < kMapMoments; ++q) idx[std::size_t(q)] = w.index(a, q, i);
       ArmRow& ar = a == 0 ? row.ak : row.ema;
       auto est = [&](double pred, const MeanEstimate& m) { return Estimate{pred, m.mean, m.se, m.skew, m.dof}; };
-      ar.contraction = est(A(1, 1), jack(idx, [](const double* q) { return fitted_map(q)(1, 1); }));
-      ar.coupling = est(A(1, 0), jack(idx, [](const double* q) { return fitted_map(q)(1, 0); }));
-      ar.rate = est(theory::spectral_radius(A),
-                    jack(idx, [](const double* q) { return theory::spectral_radius(fitted_map(q)); }));
+      const FittedMapEstimate fit = fit_map(jack, idx);
+      ar.contraction = est(A(1, 1), fit.contraction);
+      ar.coupling = est(A(1, 0), fit.coupling);
+      ar.rate = est(theory::spectral_radius(A), fit.rate);
       Vec2 s(1.0, 0.0);
       for (int t = 0; t < w.steps; ++t) s = A * s;
-      ar.final_error = est(s[0], jack(idx_e, [](const double* q) { return q[0]; }));
+      ar.final_error = est(s[0], jack({w.index(a, 7, i)}, [](const Vec& q) { return q[0]; }));
 
       const std::string arm = a == 0 ? "ak" : "ema";
       const std::string tag = fmt::format("{}/u{}", arm, i + 1);

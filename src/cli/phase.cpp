@@ -41,33 +41,12 @@ struct PhaseFlags {
   int threads = 0;
 };
 
-<<<<<<< HEAD
-std::optional<double> parse_alpha(const std::string& s) {
-  if (s == "tuned") return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !(v > 0.0 && std::isfinite(v)))
-    throw InputError("--alpha", s, "must be a number > 0 or tuned");
-  return v;
-}
-
-int parse_direction(const std::string& s, int n) {
-  if (s == "all") return -1;
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || end != s.c_str() + s.size() || v < 1 || v > n)
-    throw InputError("--direction", s, fmt::format("must be all or an integer in [1, {}]", n));
-  return static_cast<int>(v - 1);
-}
-
 // What shared keys mean for the reader of a measured map (printed and in summary.json).
 constexpr const char* kSharedNote =
     "keys shared across the grid (common random numbers): each point is unbiased with its own "
     "standard error, but points are positively correlated (smoother map, sharper differences; "
     "errors do not average out across points). --keys per-point for independent points.";
 
-=======
->>>>>>> python
 int cmd_phase(const PhaseFlags& f) {
   // Every input is validated before anything is written.
   phase::Options o;

@@ -6,14 +6,13 @@
 #include <cmath>
 #include <exception>
 #include <limits>
-#include <mutex>
-#include <thread>
 
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/interrupt.hpp"
+#include "akm/base/thread_pool.hpp"
 
 namespace akm::phase {
 
@@ -151,7 +150,6 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     device = cuda::phase_trials(std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), o, plan);
   }
   std::vector<MeasurePoint> out(total);
-  std::atomic<std::size_t> next{0};
   std::atomic<long long> done{0};
 
   // One point's trial sums (in trial order) → its MeasurePoint; shared by both key modes.
@@ -242,7 +240,6 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   const std::pair<long long, long long> range = dist::block(static_cast<long long>(total), me, P);
   const long long lo = range.first, hi = range.second;
   const auto first = static_cast<std::size_t>(lo), last = static_cast<std::size_t>(hi);
-  next = first;
   auto report = [&](long long points) {
     const long long d = done += points;  // this rank's points, scaled to the whole grid
     if (o.progress)
@@ -253,45 +250,23 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   // Shared keys: blocks of ≤ 512 points (the key is paid once per block and trial), small
   // enough that every thread gets work; the block size changes the speed only.
   const bool shared_engine = o.keys == Keys::shared && o.backend == Backend::cpu;
-  const std::size_t threads = static_cast<std::size_t>(std::max(1, o.threads));
-  const std::size_t bsize =
-      std::clamp<std::size_t>((last - first + 2 * threads - 1) / (2 * threads), 16, 512);
-  std::mutex mu;
-  std::exception_ptr error;  // the first error of any worker, rethrown after the join
-  auto worker = [&] {
-    if (shared_engine) {
-      for (std::size_t a; (a = next.fetch_add(bsize)) < last;) {
-        const std::size_t b = std::min(last, a + bsize);
-        try {
-          block(a, b);
-        } catch (...) {
-          std::lock_guard lock(mu);
-          if (!error) error = std::current_exception();
-          next = last;
-          return;
-        }
-        report(static_cast<long long>(b - a));
-      }
-      return;
-    }
-    for (std::size_t p; (p = next.fetch_add(1)) < last;) {
-      try {
-        interrupt::throw_if_stop_requested();  // a host's Ctrl-C (interrupt.hpp)
-        one(p);
-      } catch (...) {
-        std::lock_guard lock(mu);
-        if (!error) error = std::current_exception();
-        next = last;
-        return;
-      }
+  const int threads = std::max(1, o.threads);
+  const std::size_t bsize = std::clamp<std::size_t>(
+      (last - first + 2 * std::size_t(threads) - 1) / (2 * std::size_t(threads)), 16, 512);
+  if (shared_engine) {
+    const std::size_t blocks = (last - first + bsize - 1) / bsize;
+    parallel_for(0, blocks, threads, [&](std::size_t k) {
+      const std::size_t a = first + k * bsize, b = std::min(last, a + bsize);
+      block(a, b);
+      report(static_cast<long long>(b - a));
+    });
+  } else {
+    parallel_for(first, last, threads, [&](std::size_t p) {
+      interrupt::throw_if_stop_requested();  // a host's Ctrl-C (interrupt.hpp)
+      one(p);
       report(1);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < std::max(1, o.threads); ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
-  if (error) std::rethrow_exception(error);
+    });
+  }
   if (!split) return out;
 
   std::vector<double> mine;

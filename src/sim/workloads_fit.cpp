@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "akm/rules/kernels.hpp"
+#include "akm/sim/fitted_map.hpp"
 #include "akm/random/random.hpp"
 #include "akm/sim/workloads.hpp"
 
@@ -32,9 +33,8 @@ void fit_trial(const Fit& w, const Vec& sl, std::uint64_t seed, long long trial,
       else kern::ema_step(M[a], d, x, w.beta);
       E[a] -= w.alpha * M[a];
       for (int i = 0; i < n; ++i) {
-        const double e = e0(0, i), mu = m0(0, i), e1 = E[a](0, i), mu1 = M[a](0, i);
-        const double q[7] = {e * e, e * mu, mu * mu, e1 * e, e1 * mu, mu1 * e, mu1 * mu};
-        for (int j = 0; j < 7; ++j) acc[w.index(a, j, i)] += q[j];
+        add_map_moments(acc + w.index(a, 0, i), e0(0, i), m0(0, i), E[a](0, i), M[a](0, i),
+                        std::size_t(n));  // q = 0..6 lie n apart (Fit::index)
       }
     }
   }

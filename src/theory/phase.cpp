@@ -2,17 +2,16 @@
 #include "akm/theory/phase.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
-#include <thread>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
 #include "akm/base/errors.hpp"
+#include "akm/base/thread_pool.hpp"
 
 namespace akm::phase {
 namespace {
@@ -344,16 +343,8 @@ Map compute(const Options& o, const Model& model, int threads) {
     }
     map.points[k] = Point{eta, beta, alpha ? *alpha : kNaN, evaluate(o, model, eta, beta, alpha)};
   };
-  const int nt = std::max(1, threads);
-  std::atomic<std::size_t> next{0};
-  auto worker = [&] {
-    for (std::size_t k; (k = next.fetch_add(64)) < total;)
-      for (std::size_t j = k; j < std::min(total, k + 64); ++j) work(j);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < nt; ++t) pool.emplace_back(worker);
-  worker();
-  for (auto& t : pool) t.join();
+  // Each point writes its own slot. threads ≤ 0 means one worker here (callers resolve 0).
+  parallel_for(0, total, std::max(1, threads), work, 64);
   map.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return map;
 }

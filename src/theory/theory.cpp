@@ -46,6 +46,10 @@ double discriminant(const Mat2& A) {
   return tr * tr - 4.0 * A.determinant();  // [lem:det-bound]
 }
 
+double ms_rule_scale(const Vec& lambda) { return 2.0 * lambda.maxCoeff() + lambda.sum(); }
+
+double ms_rule_load(double gamma, const Vec& lambda) { return gamma * ms_rule_scale(lambda); }
+
 double spectral_radius(const Mat2& A) {
   // Eigenvalues (tr ± √disc)/2: a complex pair has modulus √det; a real pair's larger
   // modulus is (|tr| + √disc)/2.

@@ -11,45 +11,11 @@
 #include <vector>
 
 #include "akm/base/linalg.hpp"
-#include "akm/sim/mean_estimate.hpp"
+#include "akm/base/thread_pool.hpp"  // resolve_threads, parallel_for
+#include "akm/sim/jackknife.hpp"     // the jackknife of group statistics
+#include "akm/sim/trial_stats.hpp"  // TrialStats, the streaming accumulator
 
 namespace akm {
-
-/// Streaming mean, variance and third central moment of a vector of observables over
-/// trials (Welford / Pébay; merging by Chan–Golub–LeVeque and Pébay). The third moment
-/// gives the skewness of the mean, which the checks use to correct their tolerance
-/// (include/akm/check.hpp): with a few hundred trials of a skewed observable the normal
-/// tail is several times too light at a Bonferroni z.
-class TrialStats {
- public:
-  TrialStats() = default;
-  explicit TrialStats(std::size_t n_obs);
-
-  void add(const double* x);              ///< one trial's observables
-  void merge(const TrialStats& other);    ///< combine two disjoint sets of trials
-
-  long long count() const { return count_; }
-  std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
-  const Vec& mean() const { return mean_; }
-  Vec variance() const;        ///< unbiased sample variance across trials
-  Vec stderr_mean() const;     ///< sqrt(variance / count)
-  /// Skewness of the trial mean's sampling distribution, γ̂/√count = m3/m2^{3/2} (0 when
-  /// the observable is constant).
-  Vec skewness_of_mean() const;
-  /// Observable j as a Monte-Carlo estimate for a check: mean, standard error, the skewness
-  /// of the mean and count − 1 degrees of freedom (a sample, studentized, error).
-  MeanEstimate estimate(Eigen::Index j) const;
-
-  /// Exact flat copy {count, mean, M2, M3} (packed_size doubles), for exchanging statistics
-  /// between processes without changing a bit.
-  static std::size_t packed_size(std::size_t n_obs) { return 1 + 3 * n_obs; }
-  void pack(double* out) const;
-  static TrialStats unpack(const double* in, std::size_t n_obs);
-
- private:
-  long long count_ = 0;
-  Vec mean_, m2_, m3_;
-};
 
 struct McOptions {
   long long trials = 1000;
@@ -78,20 +44,5 @@ McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel
 /// Bytes of chunk statistics gathered per exchange round across ranks (64 MiB; the
 /// environment variable AKM_DIST_ROUND_BYTES overrides it, e.g. to test many rounds).
 std::size_t dist_round_bytes();
-
-/// Number of worker threads `threads` resolves to (0 → hardware concurrency, ≥ 1).
-int resolve_threads(int threads);
-
-/// Delete-one-group jackknife of a scalar statistic of the group-mean vector (use ≥ 100
-/// groups when the standard error meets a Bonferroni z ≈ 6: with g groups it carries
-/// g − 1 degrees of freedom, and a t tail with few of them is far heavier than the normal):
-/// returns {estimate from all groups, jackknife standard error}.
-/// `stat` receives the pooled mean vector of a subset of groups.
-std::pair<double, double> jackknife(const std::vector<TrialStats>& groups,
-                                    const std::function<double(const Vec&)>& stat);
-/// The same as an estimate for a check: the pseudo-values' skewness and g − 1 degrees of
-/// freedom travel with it (include/akm/check.hpp).
-MeanEstimate jackknife_estimate(const std::vector<TrialStats>& groups,
-                                const std::function<double(const Vec&)>& stat);
 
 }  // namespace akm

@@ -50,6 +50,15 @@ double cond_ceiling(double beta, double eta);
 double weighted_mean_contraction(double beta, double eta, const Vec& w);
 /// Σ_i w_i² (‖Σ̂‖_F² for w = λ̂).
 double frobenius_sq(const Vec& w);
+/// Mean-square rule of thumb for a buffer fed the raw gradient (e·x)x with Gaussian keys
+/// x ~ N(0, diag λ): from E[xxᵀxxᵀ] = 2Σ² + tr(Σ)Σ the iteration stays mean-square stable,
+/// and Monte-Carlo means keep finite-variance errors, while γ·(2λ_max + tr Σ) < 2, with
+/// γ = α × the buffer's largest gain (EMA: 1; AK, raw key: η/(1−β)). A rule of thumb, not a
+/// theorem: callers warn or keep a margin. ms_rule_scale is 2λ_max + tr Σ ...
+double ms_rule_scale(const Vec& lambda);
+/// ... and ms_rule_load is γ·(2λ_max + tr Σ), inside the rule when < kMsRuleLimit.
+double ms_rule_load(double gamma, const Vec& lambda);
+inline constexpr double kMsRuleLimit = 2.0;
 /// Correction cost fraction of the deployed rule per block f(γ) = (6+4γ)/(24+18γ)
 /// [thm:deployed-overhead]. γ = +∞ gives the limit 2/9; γ < 0 or NaN is an InputError.
 double deployed_overhead_f(double gamma);

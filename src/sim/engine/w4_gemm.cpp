@@ -7,8 +7,9 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
-#include <thread>
 #include <vector>
+
+#include "akm/base/thread_pool.hpp"
 
 namespace akm::engine::native {
 namespace {
@@ -21,16 +22,10 @@ using CMap = Eigen::Map<const MatT<T>>;
 // Fixed work split (independent of the thread count, so the numbers are too).
 constexpr int kBlocks = 8;
 
+// Blocks go to the shared pool (akm/base/thread_pool.hpp); each writes its own columns or rows.
 template <class Fn>
 void parallel_blocks(int threads, Fn&& fn) {
-  std::vector<std::thread> pool;
-  const int nt = std::max(1, std::min(threads, kBlocks));
-  for (int t = 1; t < nt; ++t)
-    pool.emplace_back([&, t] {
-      for (int b = t; b < kBlocks; b += nt) fn(b);
-    });
-  for (int b = 0; b < kBlocks; b += nt) fn(b);
-  for (auto& th : pool) th.join();
+  parallel_for(0, kBlocks, std::max(1, threads), [&](std::size_t b) { fn(int(b)); });
 }
 
 }  // namespace
