@@ -19,6 +19,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/rules.hpp"
+#include "akm/theory/phase.hpp"
 #include "common.hpp"
 
 namespace akm::exp {
@@ -64,22 +65,12 @@ std::string dir_label(int i) { return fmt::format("u{}", i + 1); }
 /// ‖X − Y‖_F / ‖Y‖_F: a matrix identity holds when this is at rounding level.
 double rel_dist(const Mat& X, const Mat& Y) { return (X - Y).norm() / Y.norm(); }
 
-/// Spectral radius of the second-moment map of a buffer row v ← v(βI − ηxxᵀ), raw Gaussian
-/// keys (E1): s_i = E[(v u_i)²] obeys s' = (D + η²λλᵀ)s, D = diag((β−ηλ_i)² + η²λ_i²),
-/// by Isserlis E[x_i²x_j²] = λ_iλ_j + 2δ_ij λ_i². Radius < 1 bounds the trial variance.
-double mean_square_radius(const Vec& lambda, double beta, double eta) {
-  Mat T = eta * eta * lambda * lambda.transpose();
-  for (Eigen::Index i = 0; i < lambda.size(); ++i)
-    T(i, i) += std::pow(beta - eta * lambda[i], 2) + std::pow(eta * lambda[i], 2);
-  const Eigen::SelfAdjointEigenSolver<Mat> es(T, Eigen::EigenvaluesOnly);
-  return es.eigenvalues().cwiseAbs().maxCoeff();
-}
-
 /// Refuses a Monte Carlo whose variance grows without bound: its standard errors would
-/// mean nothing.
+/// mean nothing. The radius is that of the second-moment map of a buffer row
+/// v ← v(βI − ηxxᵀ), raw Gaussian keys (E1, theory/phase.hpp); < 1 bounds the trial variance.
 double require_mean_square_stable(const Vec& lambda, double beta, double eta,
                                   const std::string& what) {
-  const double rho = mean_square_radius(lambda, beta, eta);
+  const double rho = phase::ms_radius(phase::ms_matrix_raw(lambda, beta, eta));  // [E1]
   if (!(rho < 1.0))
     throw std::logic_error(fmt::format(
         "T2 {}: mean-square radius {:.6g} >= 1 at beta = {}, eta = {:.6g} (eta*lambda_max = "
