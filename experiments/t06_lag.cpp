@@ -197,6 +197,8 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
 }
 
 /// Spectral radius of the raw key's second-moment map D + η²λλᵀ (THEOREMS.md E1).
+/// The map of phase::ms_matrix_raw, whose rounding of η²λ_i² moves this radius by an ulp;
+/// kept so T6's results stay byte-identical until the next results regeneration.
 double raw_mean_square_radius(const Vec& lam, double beta, double eta) {
   Mat S = eta * eta * lam * lam.transpose();
   for (Eigen::Index i = 0; i < lam.size(); ++i)
