@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/experiments/experiment.hpp"
+#include "akm/report/figure_styles.hpp"
+#include "akm/rules/buffer_kind.hpp"
 #include "akm/spectrum/moments.hpp"
 #include "akm/random/random.hpp"
 #include "akm/spectrum/spectrum.hpp"
@@ -21,6 +23,10 @@ namespace akm::exp {
 /// more than two decades (issue #2: "n ≥ 32 and several spikes spanning ≥ 2 decades").
 inline const char* kSpiked = "spiked:n=32,spikes=100/30/10/3,floor=0.5";
 inline const char* kPower = "power:n=32,exp=1.5";
+
+/// β of the simulated claims: the lower end of the range β ∈ [0.9, 1) the paper operates in
+/// [app:setup]. One value for every experiment; each records it in its params.
+inline constexpr double kBeta = 0.9;
 
 /// A covariance model with its exact Gaussian-key moments.
 struct Setting {

@@ -65,6 +65,12 @@ class Registry {
   std::vector<ExperimentEntry> entries_;
 };
 
+/// Registers one experiment at static initialization. Each experiments/<id>_<slug>.cpp defines
+/// its body as an ordinary function and registers it once, after the body:
+///   static void t01_fixed_point(ExperimentContext& ctx) { ... }
+///   const Registrar registration{"T1", "fixed-point", "title", "thm:fixedpoint eq:dm-eigen",
+///                                "claim", t01_fixed_point};
+/// tests/CMakeLists.txt reads the IDs from `Registrar registration{"ID"` (keep that spelling).
 struct Registrar {
   /// `labels` is a space-separated list of paper labels.
   Registrar(const char* id, const char* slug, const char* title, const char* labels,
@@ -83,12 +89,3 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
 
 
 }  // namespace akm
-
-/// Registers an experiment:
-///   AKM_EXPERIMENT(T1, "fixed-point", "title", "thm:fixedpoint eq:dm-eigen", "claim")
-///   { ... body using `ctx` ... }
-#define AKM_EXPERIMENT(ID, SLUG, TITLE, LABELS, CLAIM)                                 \
-  static void akm_experiment_body_##ID(::akm::ExperimentContext& ctx);                 \
-  static const ::akm::Registrar akm_experiment_registrar_##ID{                         \
-      #ID, SLUG, TITLE, LABELS, CLAIM, &akm_experiment_body_##ID};                     \
-  static void akm_experiment_body_##ID(::akm::ExperimentContext& ctx)

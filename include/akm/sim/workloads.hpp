@@ -18,7 +18,7 @@ Vec power_spectrum(int n, bool unit_trace);
 
 /// W1 transport: a row vector pushed through v ← v(βI − ηx̂x̂ᵀ), x̂ = x/‖x‖
 /// [eq:transport-expansion]; v₀ = 1/√n. Observables: v_T (n entries) and ‖v_T‖².
-/// E[v_T]_i = v₀ᵢ (β − ηλ̂_i)^T, the transport mean [thm:transport].
+/// E[v_T]_i = v₀ᵢ (β − ηλ̂_i)^T, the transport mean [lem:transport].
 struct W1 {
   int n = 64;
   long long trials = 4096;
@@ -50,7 +50,7 @@ struct W2 {
 /// W3 measured phase map: raw-key transport v ← v(βI − ηxxᵀ) (unit-trace spectrum) on a
 /// grid of (η, β); per trial the top Lyapunov exponent estimate (1/T) log(‖v_T‖/‖v₀‖),
 /// accumulated by renormalizing every `renorm` steps. Negative = the product contracts
-/// (stable), positive = diverges [sec:stability]. Point p = a·n_beta + b has
+/// (stable), positive = diverges [app:stability_norm_key_dm]. Point p = a·n_beta + b has
 /// η_a = eta_max (a+1)/n_eta, β_b = b/n_beta; its trial t uses stream p·trials + t.
 struct W3 {
   int n = 32;

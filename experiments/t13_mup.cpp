@@ -41,7 +41,7 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9, kEta0 = 0.5, kDecay = 0.5;  // η = η0 (n/128)^{-c}
+constexpr double kEta0 = 0.5, kDecay = 0.5;  // η = η0 (n/128)^{-c}
 constexpr int kRows = 16, kBurn = 60, kAvg = 100;
 const std::vector<int> kWidths{128, 256, 512, 1024, 2048};
 // AK-AdamW base rate at the base width 128: the recipe lr ≈ AdamW's/10 [app:hp-sweep] (AdamW 1e-2).
@@ -68,9 +68,7 @@ struct CoordSetup {
 
 }  // namespace
 
-AKM_EXPERIMENT(T13, "mup", "μP width transfer: buffer scale, raw-key stability, coordinate check",
-               "thm:mup-eta cor:mup-base-lr rem:mu-transfer rem:mup-normalization app:mup-coord fig:mup-coord",
-               "normalized buffer RMS ∝ n^{-1/2} (η=Θ(1)), n^{-1/2-c} (η∝n^{-c}); AK-AdamW μP MLP coordinates collapse across widths") {
+static void t13_mup(ExperimentContext& ctx) {
   const bool quick = ctx.opts.quick;
   const int nw = static_cast<int>(kWidths.size());
   // ---- (A) buffer scale ----
@@ -318,5 +316,10 @@ AKM_EXPERIMENT(T13, "mup", "μP width transfer: buffer scale, raw-key stability,
       ctx.out.figure(fc);
     }
 }
+
+const Registrar registration{
+    "T13", "mup", "μP width transfer: buffer scale, raw-key stability, coordinate check",
+    "thm:mup-eta cor:mup-base-lr rem:mu-transfer rem:mup-normalization app:mup-coord fig:mup-coord",
+    "normalized buffer RMS ∝ n^{-1/2} (η=Θ(1)), n^{-1/2-c} (η∝n^{-c}); AK-AdamW μP MLP coordinates collapse across widths", t13_mup};
 
 }  // namespace akm::exp

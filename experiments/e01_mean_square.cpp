@@ -207,7 +207,7 @@ void divergence_map(ExperimentContext& ctx, Key key, const std::string& xspec, c
 
 // ---- C. T3 second moments and predicted standard errors --------------------------------
 
-constexpr double kT3Beta = 0.9, kT3EtaNorm = 0.5;
+constexpr double kT3Beta = kBeta, kT3EtaNorm = 0.5;
 const std::vector<int> kLags{1, 2, 5, 10, 20, 40};
 // A raw-key second moment is checked only where its exact standard error is below the
 // predicted value itself. Beyond that the estimate's law is far from normal (the fourth
@@ -285,10 +285,7 @@ void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R
 
 }  // namespace
 
-AKM_EXPERIMENT(E1, "mean-square", "Mean-square stability: second-moment map s' = S s, phase maps",
-               "lem:transport thm:unconditional-stability rem:underdamped-typicality lem:loss-free-det",
-               "E[(v u_i)²] evolves by S = diag((β−ηλ_i)²+η²λ_i²)+η²λλᵀ (raw), β²I−2βη diag(λ̂)+η²Q "
-               "(normalized); ms-stable iff ρ(S) < 1") {
+static void e01_mean_square(ExperimentContext& ctx) {
   const bool q = ctx.opts.quick;
   const int G = q ? 60 : 100;  // 100×100 keeps results/ small; `akm phase` draws any size
   nlohmann::json findings;
@@ -372,5 +369,11 @@ AKM_EXPERIMENT(E1, "mean-square", "Mean-square stability: second-moment map s' =
   ctx.params["max_exact_relative_se"] = kMaxExactRelativeSe;
   ctx.params["findings"] = findings;
 }
+
+const Registrar registration{
+    "E1", "mean-square", "Mean-square stability: second-moment map s' = S s, phase maps",
+    "lem:transport thm:unconditional-stability rem:underdamped-typicality lem:loss-free-det",
+    "E[(v u_i)²] evolves by S = diag((β−ηλ_i)²+η²λ_i²)+η²λλᵀ (raw), β²I−2βη diag(λ̂)+η²Q "
+    "(normalized); ms-stable iff ρ(S) < 1", e01_mean_square};
 
 }  // namespace akm::exp

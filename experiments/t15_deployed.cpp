@@ -31,7 +31,7 @@ namespace akm::exp {
 namespace {
 
 constexpr int kN = 16, kM = 2;
-constexpr double kBeta = 0.9, kEta = 0.5, kSigma = 0.5;
+constexpr double kEta = 0.5, kSigma = 0.5;
 constexpr int kSteps = 120;  // β̃_max^120 < 1e-5: the transient is inside the prediction anyway
 const std::vector<int> kBatch{1, 2, 4, 8, 16, 32, 64};
 constexpr int kFitMin = 4;    // slope fitted over N ≥ kFitMin
@@ -80,9 +80,7 @@ void check_orders(ExperimentContext& ctx, CsvTable& orders) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T15, "deployed", "Deployed batch rule: orders, fixed point, 1/N variance",
-               "eq:deployed eq:factored eq:dispatch app:deployed cor:fixedpoint-normalized",
-               "Gram = through-N; batch fixed point = per-sample M* = Ĝ(μI+Σ̂)^{-1}; stationary variance ∝ 1/N") {
+static void t15_deployed(ExperimentContext& ctx) {
   CsvTable orders{{"n_over_m", "n", "m", "rel_diff_gram", "rel_diff_factored", "dispatch"}, {}};
   check_orders(ctx, orders);
   ctx.out.write_csv("data_orders.csv", orders);
@@ -179,5 +177,10 @@ AKM_EXPERIMENT(T15, "deployed", "Deployed batch rule: orders, fixed point, 1/N v
   ff.functions = {"x title 'y = x' lw 1 lc rgb 'gray40'"};
   ctx.out.figure(ff);
 }
+
+const Registrar registration{
+    "T15", "deployed", "Deployed batch rule: orders, fixed point, 1/N variance",
+    "eq:deployed eq:factored eq:dispatch app:deployed cor:fixedpoint-normalized",
+    "Gram = through-N; batch fixed point = per-sample M* = Ĝ(μI+Σ̂)^{-1}; stationary variance ∝ 1/N", t15_deployed};
 
 }  // namespace akm::exp

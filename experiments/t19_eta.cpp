@@ -17,9 +17,7 @@
 
 namespace akm::exp {
 
-AKM_EXPERIMENT(T19, "eta", "η sensitivity: flat basin for η ≥ 0.1 (AK-SGD, AK-AdamW)",
-               "app:eta-sweep app:hp-sweep",
-               "final loss flat in η ∈ [0.1, 0.99] within the seed spread; recipe β = 0.99, η = 0.4, lr ≈ AdamW's/10") {
+static void t19_eta(ExperimentContext& ctx) {
   using namespace training;
   const std::vector<double> etas{0.01, 0.1, 0.3, 0.5, 0.7, 0.99};
   const int steps = ctx.opts.quick ? 150 : 600;
@@ -84,5 +82,10 @@ AKM_EXPERIMENT(T19, "eta", "η sensitivity: flat basin for η ≥ 0.1 (AK-SGD, A
     ctx.out.figure(f);
   }
 }
+
+const Registrar registration{
+    "T19", "eta", "η sensitivity: flat basin for η ≥ 0.1 (AK-SGD, AK-AdamW)",
+    "app:eta-sweep app:hp-sweep",
+    "final loss flat in η ∈ [0.1, 0.99] within the seed spread; recipe β = 0.99, η = 0.4, lr ≈ AdamW's/10", t19_eta};
 
 }  // namespace akm::exp

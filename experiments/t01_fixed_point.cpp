@@ -14,7 +14,6 @@ namespace akm::exp {
 namespace {
 
 constexpr int kM = 2;            // rows of the buffer (value dimension)
-constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr double kNoise = 0.5;   // σ of ξ
 constexpr int kSteps = 150;
@@ -63,10 +62,7 @@ McResult simulate(ExperimentContext& ctx, const Run& run, std::uint64_t seed, lo
 
 }  // namespace
 
-AKM_EXPERIMENT(T1, "fixed-point", "Fixed point of the AK buffer: M*u_i = φ_i Ḡu_i",
-               "thm:fixedpoint cor:fixedpoint-normalized eq:dm-eigen tab:targets",
-               "E[M_t]u_i = φ_i Ḡu_i (1 − β̃_i^t), φ_i = 1/(μ+λ_i), μ = (1−β)/η; normalized key: "
-               "Ĝ, λ̂_i") {
+static void t01_fixed_point(ExperimentContext& ctx) {
   const long long R = trials(ctx, 20000, 2000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
@@ -177,5 +173,11 @@ AKM_EXPERIMENT(T1, "fixed-point", "Fixed point of the AK buffer: M*u_i = φ_i �
     ctx.out.figure(tf);
   }
 }
+
+const Registrar registration{
+    "T1", "fixed-point", "Fixed point of the AK buffer: M*u_i = φ_i Ḡu_i",
+    "thm:fixedpoint cor:fixedpoint-normalized eq:dm-eigen tab:targets",
+    "E[M_t]u_i = φ_i Ḡu_i (1 − β̃_i^t), φ_i = 1/(μ+λ_i), μ = (1−β)/η; normalized key: "
+    "Ĝ, λ̂_i", t01_fixed_point};
 
 }  // namespace akm::exp

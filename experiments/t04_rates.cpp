@@ -16,7 +16,6 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr double kLabelNoise = 0.1;
 constexpr int kSteps = 120;
@@ -24,32 +23,28 @@ constexpr int kGroups = 200;  // jackknife groups: a t tail with 199 dof ≈ nor
 constexpr double kGamma0 = 0.1;  // α·c_1 of the normalized arm
 const std::vector<int> kCheckSteps{1, 5, 20, 50};
 
-enum class Rule { ak_normalized, ak_raw, ema };
-const char* name(Rule r) {
-  return r == Rule::ak_normalized ? "ak-normalized" : r == Rule::ak_raw ? "ak-raw" : "ema";
-}
-
 struct Arm {
-  Rule rule;
+  BufferKind rule;
   double eta;    // AK only
   double alpha;
   // Per-direction 2×2 map [eq:iter-matrices].
   Mat2 A(const Setting& s, int i) const {
     switch (rule) {
-      case Rule::ak_normalized:
+      case BufferKind::ak_normalized:
         return theory::iter_matrix_ak(alpha, eta * s.moments.kappa[i],
                                       theory::beta_tilde(kBeta, eta, s.moments.lambda_hat[i]));
-      case Rule::ak_raw:
+      case BufferKind::ak_raw:
         return theory::iter_matrix_ak(alpha, eta * s.spectrum.lambda[i],
                                       theory::beta_tilde(kBeta, eta, s.spectrum.lambda[i]));
-      case Rule::ema:
+      case BufferKind::ema:
+      case BufferKind::delta:  // not an arm of T4
         break;
     }
     return theory::iter_matrix_ema(alpha, kBeta, s.spectrum.lambda[i]);
   }
   double det(const Setting& s, int i) const {
-    if (rule == Rule::ema) return kBeta;
-    return theory::beta_tilde(kBeta, eta, rule == Rule::ak_raw ? s.spectrum.lambda[i] : s.moments.lambda_hat[i]);
+    if (rule == BufferKind::ema) return kBeta;
+    return theory::beta_tilde(kBeta, eta, rule == BufferKind::ak_raw ? s.spectrum.lambda[i] : s.moments.lambda_hat[i]);
   }
 };
 
@@ -71,10 +66,10 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std:
     for (int t = 0; t < kSteps; ++t) {
       kern::gaussian_key(keys, s.sqrt_lambda, x);
       delta[0] = E.dot(x) - kLabelNoise * noise.normal();
-      if (arm.rule == Rule::ema) {
+      if (arm.rule == BufferKind::ema) {
         kern::ema_step(M, delta, x, kBeta);
       } else {
-        kern::key_for(arm.rule == Rule::ak_raw ? Key::raw : Key::normalized, x, k);
+        kern::key_for(arm.rule == BufferKind::ak_raw ? Key::raw : Key::normalized, x, k);
         kern::ak_step(M, delta, k, kBeta, arm.eta, r);
       }
       E -= arm.alpha * M.row(0).transpose();  // θ ← θ − αM
@@ -87,7 +82,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std:
       }
     }
   };
-  return monte_carlo(ctx.mc(R, fmt::format("T4 {} {}", s.name, name(arm.rule)), kGroups),
+  return monte_carlo(ctx.mc(R, fmt::format("T4 {} {}", s.name, to_string(arm.rule)), kGroups),
                      mom(n, n, 0), kernel);
 }
 
@@ -139,9 +134,7 @@ void counterexample_map(ExperimentContext& ctx, const Setting& s) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A^EMA",
-               "eq:iter-matrices thm:detred lem:det-bound thm:strengthened-rate rem:underdamped-typicality lem:loss-free-det",
-               "E[(e_t,μ_{t−1})] = A_i^t s_0; det A^Δ = β̃_i, det A^EMA = β; underdamped: ρ^Δ = √β̃_i < √β ≤ ρ^EMA") {
+static void t04_rates(ExperimentContext& ctx) {
   const long long R = trials(ctx, 10000, 1200);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
@@ -164,9 +157,9 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
     // placed at α·c_1 = kGamma0 inside its top direction's underdamped band.
     const double eta_raw = raw_eta(s, 0.4);
     const double raw_scale = 2 * s.spectrum.lambda.maxCoeff() + s.spectrum.lambda.sum();
-    const std::vector<Arm> arms{{Rule::ak_normalized, kEtaNorm, kGamma0 / (kEtaNorm * s.moments.kappa[0])},
-                                {Rule::ak_raw, eta_raw, 0.25 * (1 - kBeta) / (eta_raw * raw_scale)},
-                                {Rule::ema, 0.0, 0.25 / raw_scale}};
+    const std::vector<Arm> arms{{BufferKind::ak_normalized, kEtaNorm, kGamma0 / (kEtaNorm * s.moments.kappa[0])},
+                                {BufferKind::ak_raw, eta_raw, 0.25 * (1 - kBeta) / (eta_raw * raw_scale)},
+                                {BufferKind::ema, 0.0, 0.25 / raw_scale}};
     nlohmann::json sp = setting_params(s);
     sp["alpha"] = {{"ak-normalized", arms[0].alpha}, {"ak-raw", arms[1].alpha}, {"ema", arms[2].alpha}};
     sp["eta_normalized"] = kEtaNorm;
@@ -174,11 +167,11 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
     ctx.params["settings"].push_back(sp);
 
     for (const Arm& arm : arms) {
-      const auto res = simulate(ctx, s, arm, derive_seed(ctx.opts.seed, fmt::format("T4/{}/{}", s.name, name(arm.rule))), R);
+      const auto res = simulate(ctx, s, arm, derive_seed(ctx.opts.seed, fmt::format("T4/{}/{}", s.name, to_string(arm.rule))), R);
       const Vec mean = res.total.mean(), se = res.total.stderr_mean();
       for (int i = 0; i < n; ++i) {
         const Mat2 A = arm.A(s, i);
-        const std::string tag = fmt::format("{}/{}/{}", s.name, name(arm.rule), dir_name(i));
+        const std::string tag = fmt::format("{}/{}/{}", s.name, to_string(arm.rule), dir_name(i));
         // [thm:detred] the determinant is the memory statistic alone.
         ctx.checks.exact(tag + "/det", arm.det(s, i), A.determinant(), 1e-12, 1e-15);
         // The mean state follows A_i^t s_0 exactly.
@@ -192,7 +185,7 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
             ctx.checks.mc(fmt::format("{}/mu@t={}", tag, t), st[1], res.total.estimate(static_cast<Eigen::Index>(at(n, t, i, 1))));
           }
           if (s.name == "spiked" && i == 0)
-            traj.add({s.name, name(arm.rule), dir_name(i), static_cast<long long>(t), st[0],
+            traj.add({s.name, to_string(arm.rule), dir_name(i), static_cast<long long>(t), st[0],
                       mean[at(n, t, i, 0)], se[at(n, t, i, 0)]});
         }
         // Fitted rate against ρ(A_i), jackknife over trial groups.
@@ -217,13 +210,13 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
         const double disc = A.trace() * A.trace() - 4.0 * A.determinant();
         if (std::abs(disc) > z_two_sided(1e-9) * fdisc_se)
           ctx.checks.mc(tag + "/fitted-rate", rho, jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_rho(m, n, i); }));
-        const double c = arm.rule == Rule::ema ? (1 - kBeta) * s.spectrum.lambda[i] : A(1, 0);
+        const double c = arm.rule == BufferKind::ema ? (1 - kBeta) * s.spectrum.lambda[i] : A(1, 0);
         const auto band = theory::underdamped_band(arm.det(s, i));
         const bool under = band && arm.alpha * c > band->first && arm.alpha * c < band->second;
-        rates[s.name].add({name(arm.rule), dir_name(i), static_cast<long long>(i + 1), arm.rule == Rule::ak_normalized ? s.moments.lambda_hat[i] : s.spectrum.lambda[i],
+        rates[s.name].add({to_string(arm.rule), dir_name(i), static_cast<long long>(i + 1), arm.rule == BufferKind::ak_normalized ? s.moments.lambda_hat[i] : s.spectrum.lambda[i],
                    rho, std::sqrt(arm.det(s, i)), fit, fse, static_cast<long long>(under)});
         // [thm:strengthened-rate] underdamped AK: ρ^Δ = √β̃_i < √β ≤ ρ^EMA.
-        if (arm.rule != Rule::ema && under) {
+        if (arm.rule != BufferKind::ema && under) {
           ctx.checks.exact(tag + "/underdamped: rho = sqrt(det)", std::sqrt(arm.det(s, i)), rho, 1e-12);
           ctx.checks.at_most(tag + "/underdamped: rho_ak <= rho_ema",
                              theory::spectral_radius(arms[2].A(s, i)), rho);
@@ -265,5 +258,10 @@ AKM_EXPERIMENT(T4, "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A
   g.extra = {"set xrange [0:60]"};
   ctx.out.figure(g);
 }
+
+const Registrar registration{
+    "T4", "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A^EMA",
+    "eq:iter-matrices thm:detred lem:det-bound thm:strengthened-rate rem:underdamped-typicality lem:loss-free-det",
+    "E[(e_t,μ_{t−1})] = A_i^t s_0; det A^Δ = β̃_i, det A^EMA = β; underdamped: ρ^Δ = √β̃_i < √β ≤ ρ^EMA", t04_rates};
 
 }  // namespace akm::exp

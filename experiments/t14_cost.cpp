@@ -116,9 +116,7 @@ double min_time(int reps, F&& f) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T14, "cost", "Cost of the deployed rule: closed forms, per-step model, measured orders",
-               "thm:deployed-overhead lem:norm-cost eq:dispatch eq:block-overhead-deployed eq:peak-mem app:flops-memory",
-               "f(γ) = (6+4γ)/(24+18γ) ∈ (22.22%, 25%]; Gram order iff n < 2m; block count; memory; per-step 11.2/17.4/20.3%") {
+static void t14_cost(ExperimentContext& ctx) {
   closed_forms(ctx);
 
   CsvTable st{{"model", "d", "d_ffn", "gamma", "baseline_linear", "baseline_attention", "baseline_head", "overhead",
@@ -196,5 +194,10 @@ AKM_EXPERIMENT(T14, "cost", "Cost of the deployed rule: closed forms, per-step m
   fb.functions = {"(6+4*x)/(24+18*x) title 'f(γ)' lw 2", "4.0/18 title '4/18' dt 2"};
   ctx.out.figure(fb);
 }
+
+const Registrar registration{
+    "T14", "cost", "Cost of the deployed rule: closed forms, per-step model, measured orders",
+    "thm:deployed-overhead lem:norm-cost eq:dispatch eq:block-overhead-deployed eq:peak-mem app:flops-memory",
+    "f(γ) = (6+4γ)/(24+18γ) ∈ (22.22%, 25%]; Gram order iff n < 2m; block count; memory; per-step 11.2/17.4/20.3%", t14_cost};
 
 }  // namespace akm::exp

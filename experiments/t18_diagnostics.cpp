@@ -36,9 +36,7 @@ Summaries summarize(const Vec& lam_in) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T18, "diagnostics", "Training diagnostics: buffer–gradient cosine, prediction error, retrieval, covariance",
-               "sec:diag app:mom-grad-cos-sim",
-               "cos(M,g), e_t, cos(Mx̂,δ) and input-covariance summaries, AK vs base, gaps reported as found") {
+static void t18_diagnostics(ExperimentContext& ctx) {
   using namespace training;
   const int steps = ctx.opts.quick ? 150 : 600;
   const int seeds = ctx.opts.quick ? 6 : 10;
@@ -169,5 +167,10 @@ AKM_EXPERIMENT(T18, "diagnostics", "Training diagnostics: buffer–gradient cosi
   fg.functions = {"0 notitle lc rgb 'gray40'"};
   ctx.out.figure(fg);
 }
+
+const Registrar registration{
+    "T18", "diagnostics", "Training diagnostics: buffer–gradient cosine, prediction error, retrieval, covariance",
+    "sec:diag app:mom-grad-cos-sim",
+    "cos(M,g), e_t, cos(Mx̂,δ) and input-covariance summaries, AK vs base, gaps reported as found", t18_diagnostics};
 
 }  // namespace akm::exp

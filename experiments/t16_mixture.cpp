@@ -39,7 +39,6 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr double kRawMs = 0.95;   // mean-square factor bound of the raw arm (header)
 constexpr double kNoise = 0.1;    // value noise σ_ξ
@@ -175,10 +174,7 @@ RawMoments raw_moments(const KeySampler& law, long long N, std::uint64_t seed) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T16, "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k sets every rate",
-               "app:multimodal prop:bounded-sigma-hat lem:transport thm:tracking",
-               "Σ̂_mix = Σ_k π_k Σ̂_k (tr = 1); E[v_jᵀP_kv_j] = (β−ηλ̂_j(Σ̂_mix))^k and tracking follows "
-               "Σ̂_mix; the raw key follows Σ_mix ≈ the largest-scale component") {
+static void t16_mixture(ExperimentContext& ctx) {
   const long long R = trials(ctx, 20000, 2000);
   const long long moment_samples = ctx.opts.quick ? 200000 : 1000000;
   const long long raw_samples = ctx.opts.quick ? 50000 : 200000;
@@ -331,8 +327,8 @@ AKM_EXPERIMENT(T16, "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k
   f.title = "T16 per-direction contraction along the eigenvectors of Σ̂_{mix} (normalized) and Σ_{mix} (raw)";
   f.xlabel = "eigen-direction j (descending eigenvalue)";
   f.ylabel = "per-step contraction (E[v_j^TP_5v_j])^{1/5}";
-  f.extra = {"set key bottom right", "set yrange [0.76:0.92]", "set linetype 1 lc rgb '#1b9e77'",
-             "set linetype 2 lc rgb '#1b9e77'", "set linetype 3 lc rgb '#d95f02'", "set linetype 4 lc rgb '#d95f02'"};
+  f.extra = {"set key bottom right", "set yrange [0.76:0.92]"};
+  for (const auto& l : paired_linetypes(2)) f.extra.push_back(l);
   for (const std::string k : {"normalized", "raw"}) {
     f.series.push_back({"data_rates.csv", "rank", "measured_rate", "stderr_rate", k + " measured", "errorbars",
                         "variant=" + k});
@@ -347,15 +343,14 @@ AKM_EXPERIMENT(T16, "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k
   g.title = "T16 one-step contraction along each component's top spike b_c, relative to the strongest direction";
   g.xlabel = "mixture component";
   g.ylabel = "b_c^TSb_c / λ_{max}(S),  S = Σ̂_{mix} or Σ_{mix}";
-  g.extra = {"set xrange [-0.5:2.5]", "set yrange [0:1.1]", "set linetype 1 lc rgb '#1b9e77'",
-             "set linetype 2 lc rgb '#d95f02'",
+  g.extra = {"set xrange [-0.5:2.5]", "set yrange [0:1.1]", linetype(1, kDark2[0]), linetype(2, kDark2[1]),
              fmt::format("set xtics (\"s={} ({})\" 0, \"s={} ({})\" 1, \"s={} ({})\" 2)", sc[0], law.law().bases[0], sc[1],
                          law.law().bases[1], sc[2], law.law().bases[2])};
   for (const std::string k : {"normalized", "raw"})
     g.series.push_back({"data_components.csv", "x", "measured_share", "stderr_share", k + " measured", "errorbars",
                         "variant=" + k});
   // Predictions as open circles around the measured points (columns: 1 variant, 3 x, 6 predicted_share).
-  for (const auto& [k, colour] : std::vector<std::pair<std::string, std::string>>{{"normalized", "#1b9e77"}, {"raw", "#d95f02"}})
+  for (const auto& [k, colour] : std::vector<std::pair<std::string, std::string>>{{"normalized", kDark2[0]}, {"raw", kDark2[1]}})
     g.functions.push_back(fmt::format("'data_components.csv' every ::1 using 3:(strcol(1) eq '{0}' ? $6 : NaN) "
                                       "with points pt 6 ps 2.5 lw 1.5 lc rgb '{1}' title '{0} predicted'", k, colour));
   ctx.out.figure(g);
@@ -366,9 +361,8 @@ AKM_EXPERIMENT(T16, "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k
   h.xlabel = "step t";
   h.ylabel = "remaining gap";
   h.logy = true;
-  h.extra = {"set yrange [3e-3:1.5]", "set linetype 1 lc rgb '#1b9e77'", "set linetype 2 lc rgb '#1b9e77'",
-             "set linetype 3 lc rgb '#d95f02'", "set linetype 4 lc rgb '#d95f02'", "set linetype 5 lc rgb '#7570b3'",
-             "set linetype 6 lc rgb '#7570b3'", "set linetype 7 lc rgb '#e7298a'", "set linetype 8 lc rgb '#e7298a'"};
+  h.extra = {"set yrange [3e-3:1.5]"};
+  for (const auto& l : paired_linetypes(4)) h.extra.push_back(l);
   for (int j : shown) {
     const std::string d = fmt::format("v{}", j + 1);
     h.series.push_back({"data_tracking_normalized.csv", "t", "measured", "stderr", d + " measured", "errorbars",
@@ -377,5 +371,11 @@ AKM_EXPERIMENT(T16, "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k
   }
   ctx.out.figure(h);
 }
+
+const Registrar registration{
+    "T16", "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k sets every rate",
+    "app:multimodal prop:bounded-sigma-hat lem:transport thm:tracking",
+    "Σ̂_mix = Σ_k π_k Σ̂_k (tr = 1); E[v_jᵀP_kv_j] = (β−ηλ̂_j(Σ̂_mix))^k and tracking follows "
+    "Σ̂_mix; the raw key follows Σ_mix ≈ the largest-scale component", t16_mixture};
 
 }  // namespace akm::exp

@@ -127,10 +127,7 @@ SlopeFit fit_slope(const lg::DataSet& data, const Vec& theta, const Vec& M, cons
 
 }  // namespace
 
-AKM_EXPERIMENT(T11, "first-order", "First-order optimality of M ∝ Ḡ and the Taylor residual (logistic loss)",
-               "prop:first-order-optimal eq:taylor",
-               "L(θ−αM) = L − α⟨M,Ḡ⟩ + α²/2 MᵀHM + O(α³) (residual slope 3 in log-log); at fixed ‖M‖_F no M "
-               "beats M ∝ Ḡ in first-order decrease") {
+static void t11_first_order(ExperimentContext& ctx) {
   const Setting s = make_setting("spiked", kSpiked, ctx.opts.seed);
   const int n = s.n();
   Stream draw(derive_seed(ctx.opts.seed, "T11/vectors"), 0, Purpose::init);
@@ -350,5 +347,11 @@ AKM_EXPERIMENT(T11, "first-order", "First-order optimality of M ∝ Ḡ and the 
                                {"max_cos_gaussian", max_cos_gauss}, {"max_cos_near", max_cos_near}};
   ctx.params["findings"] = findings;
 }
+
+const Registrar registration{
+    "T11", "first-order", "First-order optimality of M ∝ Ḡ and the Taylor residual (logistic loss)",
+    "prop:first-order-optimal eq:taylor",
+    "L(θ−αM) = L − α⟨M,Ḡ⟩ + α²/2 MᵀHM + O(α³) (residual slope 3 in log-log); at fixed ‖M‖_F no M "
+    "beats M ∝ Ḡ in first-order decrease", t11_first_order};
 
 }  // namespace akm::exp

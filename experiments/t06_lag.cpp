@@ -44,7 +44,6 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr double kRawFrac = 0.4;   // raw η = 0.4/λ_max: β̃ ∈ [0.5, 0.9)
 constexpr double kNoise = 0.1;     // σ of ξ
@@ -68,13 +67,14 @@ const Schedule kBuildup{"buildup", 60, 59, 30.5, {1, 4, 16, 48}, 2};
 // centred on t_c, the steady lag being the per-trial window mean of e_t.
 const Schedule kSteady{"steady", 140, 100, 120.5, {}, 0};
 
-enum Rule : int { kAkRaw = 0, kAkNorm = 1, kEma = 2 };
+// Per-buffer arrays are indexed by the BufferKind value.
+constexpr int kAkRaw = static_cast<int>(BufferKind::ak_raw);
+constexpr int kAkNorm = static_cast<int>(BufferKind::ak_normalized);
+constexpr int kEma = static_cast<int>(BufferKind::ema);
 enum Drift : int { kUniform = 0, kDensity = 1 };
 constexpr int kRules = 3, kDrifts = 2, kBuffers = kRules * kDrifts;
-const char* rule_name(int r) {
-  static const char* names[] = {"ak_raw", "ak_normalized", "ema"};
-  return names[r];
-}
+// T6's CSVs still spell the buffers with underscores (byte-identical results).
+const char* rule_name(int r) { return legacy_underscore_name(static_cast<BufferKind>(r)); }
 const char* drift_name(int d) { return d == kUniform ? "uniform" : "density"; }
 
 /// One buffer: a rule fed by its own value map D so that its own target drifts by Δ_i.
@@ -197,6 +197,8 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
 }
 
 /// Spectral radius of the raw key's second-moment map D + η²λλᵀ (THEOREMS.md E1).
+/// The map of phase::ms_matrix_raw, whose rounding of η²λ_i² moves this radius by an ulp;
+/// kept so T6's results stay byte-identical until the next results regeneration.
 double raw_mean_square_radius(const Vec& lam, double beta, double eta) {
   Mat S = eta * eta * lam * lam.transpose();
   for (Eigen::Index i = 0; i < lam.size(); ++i)
@@ -206,11 +208,7 @@ double raw_mean_square_radius(const Vec& lam, double beta, double eta) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T6, "lag", "Steady lag under a linearly drifting target",
-               "prop:nc1-main prop:nc1 cor:nc2",
-               "steady lag of E[T_{t,i}] = β̃_iΔ_i/(1−β̃_i) (AK) vs βΔ_i/(1−β) (EMA), tight for "
-               "linear drift; Δ_i = c0λ̂_i gives AK lag ≤ βc0/η on every direction, EMA's "
-               "βc0λ̂_i/(1−β)") {
+static void t06_lag(ExperimentContext& ctx) {
   const long long R = trials(ctx, 40000, 5000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
@@ -468,8 +466,8 @@ AKM_EXPERIMENT(T6, "lag", "Steady lag under a linearly drifting target",
       for (int r : {kAkNorm, kEma}) {
         if (r == kEma && i != 0) continue;  // EMA's curve is the same on every direction
         const std::string& colour = colours[static_cast<std::size_t>(lt / 2) % colours.size()];
-        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}'", lt, colour));
-        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt {}", lt + 1, colour, r == kEma ? 2 : 1));
+        f.extra.push_back(linetype(lt, colour));
+        f.extra.push_back(linetype(lt + 1, colour, r == kEma ? 2 : 1));
         lt += 2;
         const std::string curve = fmt::format("uniform/{}/spiked/{}", rule_name(r), dir_name(i));
         const std::string lab =
@@ -482,5 +480,12 @@ AKM_EXPERIMENT(T6, "lag", "Steady lag under a linearly drifting target",
     ctx.out.figure(f);
   }
 }
+
+const Registrar registration{
+    "T6", "lag", "Steady lag under a linearly drifting target",
+    "prop:nc1-main prop:nc1 cor:nc2",
+    "steady lag of E[T_{t,i}] = β̃_iΔ_i/(1−β̃_i) (AK) vs βΔ_i/(1−β) (EMA), tight for "
+    "linear drift; Δ_i = c0λ̂_i gives AK lag ≤ βc0/η on every direction, EMA's "
+    "βc0λ̂_i/(1−β)", t06_lag};
 
 }  // namespace akm::exp

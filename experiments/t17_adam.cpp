@@ -42,7 +42,7 @@ namespace akm::exp {
 namespace {
 
 constexpr int kN = 8, kM = 3;
-constexpr double kBeta = 0.9;      // AK decay β (AdamW β1 slot)
+// kBeta (common.hpp) is the AK decay β, in AdamW's β1 slot.
 // η < 1+β: every factor βI − ηx̂x̂ᵀ has norm max(β, |β−η|) = 0.9 [thm:unconditional-stability],
 // so the pushed probes are bounded and every Monte-Carlo mean has a finite variance.
 constexpr double kEta = 0.8;
@@ -223,10 +223,7 @@ struct WorstZ {
 
 }  // namespace
 
-AKM_EXPERIMENT(T17, "adam", "AdamW's second moment sees diag(Σ); the AK buffer sees Σ̂",
-               "app:second-moment sec:methodology app:deployed",
-               "δ ⟂ x: E[v̂_ij] = E[δ_i²]E[x_j²]; rotating Σ at fixed diagonal leaves v unchanged while AK's "
-               "contraction follows the rotation: β − ηλ̂_i along R u_i") {
+static void t17_adam(ExperimentContext& ctx) {
   const long long R = trials(ctx, 16000, 1000);
   const Model md = make_model(derive_seed(ctx.opts.seed, "T17/A"));
   const auto res = simulate(ctx, md, derive_seed(ctx.opts.seed, "T17/sim"), R);
@@ -450,5 +447,11 @@ AKM_EXPERIMENT(T17, "adam", "AdamW's second moment sees diag(Σ); the AK buffer 
                {"data_v_row.csv", "j", "predicted", "", "E[δ_i^2]Σ_{jj}", "lines", "curve=Σ"}};
   ctx.out.figure(fr);
 }
+
+const Registrar registration{
+    "T17", "adam", "AdamW's second moment sees diag(Σ); the AK buffer sees Σ̂",
+    "app:second-moment sec:methodology app:deployed",
+    "δ ⟂ x: E[v̂_ij] = E[δ_i²]E[x_j²]; rotating Σ at fixed diagonal leaves v unchanged while AK's "
+    "contraction follows the rotation: β − ηλ̂_i along R u_i", t17_adam};
 
 }  // namespace akm::exp

@@ -28,7 +28,6 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9;   // simulated pair
 constexpr double kEta = 0.5;
 constexpr double kNoise = 0.5;  // σ of ξ
 constexpr int kSteps = 20;      // pushes recorded after the offset
@@ -84,9 +83,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Vec& a, const 
 
 }  // namespace
 
-AKM_EXPERIMENT(T8, "uniform", "Direction-uniform tracking bounds and the density-weighted mean rate",
-               "cor:uniform-tracking eq:uniform-tracking eq:weighted-mean",
-               "β−η ≤ β̃_i ≤ β; Σ_i λ̂_i β̃_i = β − η‖Σ̂‖_F² ≤ β − η/n, equality iff Σ̂ isotropic") {
+static void t08_uniform(ExperimentContext& ctx) {
   const long long R = trials(ctx, 40000, 5000);
   ctx.params = {{"simulated", {{"beta", kBeta}, {"eta", kEta}}},
                 {"pairs_checked", nlohmann::json::array()},
@@ -229,7 +226,7 @@ AKM_EXPERIMENT(T8, "uniform", "Direction-uniform tracking bounds and the density
     std::size_t c = 0;
     for (const SpectrumCase& sc : kCases) {
       if (!sc.shown) continue;
-      f.extra.push_back(fmt::format("set linetype {} lc rgb '{}'", c + 1, colours[c % colours.size()]));
+      f.extra.push_back(linetype(static_cast<int>(c) + 1, colours[c % colours.size()]));
       f.series.push_back({"data_directions.csv", "lambda_hat", "measured", "stderr", "β̃_i, " + sc.name,
                           "errorbars", "spectrum=" + sc.name});
       ++c;
@@ -272,5 +269,10 @@ AKM_EXPERIMENT(T8, "uniform", "Direction-uniform tracking bounds and the density
     ctx.out.figure(f);
   }
 }
+
+const Registrar registration{
+    "T8", "uniform", "Direction-uniform tracking bounds and the density-weighted mean rate",
+    "cor:uniform-tracking eq:uniform-tracking eq:weighted-mean",
+    "β−η ≤ β̃_i ≤ β; Σ_i λ̂_i β̃_i = β − η‖Σ̂‖_F² ≤ β − η/n, equality iff Σ̂ isotropic", t08_uniform};
 
 }  // namespace akm::exp

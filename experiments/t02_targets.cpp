@@ -19,6 +19,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/rules.hpp"
+#include "akm/theory/phase.hpp"
 #include "common.hpp"
 
 namespace akm::exp {
@@ -31,7 +32,7 @@ constexpr double kRel = 1e-10;   // algebraic identities in double
 // Online rules (EMA, pure delta) and the μ limits: eigenbasis, a power law over two decades
 // (λ from 10 to 0.09).
 const char* kOnlineSpec = "power:n=16,exp=1.7,scale=10";
-constexpr double kBetaEma = 0.9;
+constexpr double kBetaEma = kBeta;
 constexpr int kEmaSteps = 150;
 const std::vector<int> kEmaCheckpoints{5, 25, kEmaSteps};
 // ηλ_max = 0.4: inside 0 < ηλ_i < 2 and mean-square stable. The slowest direction needs
@@ -64,22 +65,12 @@ std::string dir_label(int i) { return fmt::format("u{}", i + 1); }
 /// ‖X − Y‖_F / ‖Y‖_F: a matrix identity holds when this is at rounding level.
 double rel_dist(const Mat& X, const Mat& Y) { return (X - Y).norm() / Y.norm(); }
 
-/// Spectral radius of the second-moment map of a buffer row v ← v(βI − ηxxᵀ), raw Gaussian
-/// keys (E1): s_i = E[(v u_i)²] obeys s' = (D + η²λλᵀ)s, D = diag((β−ηλ_i)² + η²λ_i²),
-/// by Isserlis E[x_i²x_j²] = λ_iλ_j + 2δ_ij λ_i². Radius < 1 bounds the trial variance.
-double mean_square_radius(const Vec& lambda, double beta, double eta) {
-  Mat T = eta * eta * lambda * lambda.transpose();
-  for (Eigen::Index i = 0; i < lambda.size(); ++i)
-    T(i, i) += std::pow(beta - eta * lambda[i], 2) + std::pow(eta * lambda[i], 2);
-  const Eigen::SelfAdjointEigenSolver<Mat> es(T, Eigen::EigenvaluesOnly);
-  return es.eigenvalues().cwiseAbs().maxCoeff();
-}
-
 /// Refuses a Monte Carlo whose variance grows without bound: its standard errors would
-/// mean nothing.
+/// mean nothing. The radius is that of the second-moment map of a buffer row
+/// v ← v(βI − ηxxᵀ), raw Gaussian keys (E1, theory/phase.hpp); < 1 bounds the trial variance.
 double require_mean_square_stable(const Vec& lambda, double beta, double eta,
                                   const std::string& what) {
-  const double rho = mean_square_radius(lambda, beta, eta);
+  const double rho = phase::ms_radius(phase::ms_matrix_raw(lambda, beta, eta));  // [E1]
   if (!(rho < 1.0))
     throw std::logic_error(fmt::format(
         "T2 {}: mean-square radius {:.6g} >= 1 at beta = {}, eta = {:.6g} (eta*lambda_max = "
@@ -90,21 +81,19 @@ double require_mean_square_stable(const Vec& lambda, double beta, double eta,
 
 // ------------------------------- EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd]
 
-enum class Rule { ema, delta };
-
 struct Online {
-  Rule rule;
+  BufferKind rule;  // ema or delta
   double beta, eta;  // EMA: β (η unused); pure delta: β = 1 and η
   int steps;
   std::vector<int> checkpoints;
   long long trials;
-  std::string name() const { return rule == Rule::ema ? "ema" : "delta"; }
+  std::string name() const { return to_string(rule); }
   /// Per-step contraction of E[M_t]u_i: β for EMA, 1 − ηλ_i for the pure delta rule.
   double contraction(double lam) const {
-    return rule == Rule::ema ? beta : theory::beta_tilde(1.0, eta, lam);
+    return rule == BufferKind::ema ? beta : theory::beta_tilde(1.0, eta, lam);
   }
   /// lim E[M_t]u_i / Au_i: λ_i for EMA (→ Ḡ), 1 for pure delta (→ ḠΣ^{-1} = A).
-  double gain(double lam) const { return rule == Rule::ema ? lam : 1.0; }
+  double gain(double lam) const { return rule == BufferKind::ema ? lam : 1.0; }
 };
 
 // Observables: M_t at each checkpoint (column-major, so M_t u_i are m consecutive entries),
@@ -122,7 +111,7 @@ McResult simulate_online(ExperimentContext& ctx, const Setting& s, const Mat& A,
       kern::gaussian_key(keys, s.sqrt_lambda, x);
       delta.noalias() = A * x;
       for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
-      if (o.rule == Rule::ema)
+      if (o.rule == BufferKind::ema)
         kern::ema_step(M, delta, x, o.beta);  // online SGD on J_w [app:updates-as-sgd (a)]
       else
         kern::ak_step(M, delta, x, 1.0, o.eta, r);  // online SGD on J_f [app:updates-as-sgd (b)]
@@ -192,8 +181,8 @@ void online_rules(ExperimentContext& ctx, const Setting& s) {
   const Mat A = value_map(kM, s.n(), derive_seed(ctx.opts.seed, "T2/A/online"));
   const double eta = kEtaLamMax / s.spectrum.lambda.maxCoeff();
   const double rho = require_mean_square_stable(s.spectrum.lambda, 1.0, eta, "pure delta");
-  const Online ema{Rule::ema, kBetaEma, 0.0, kEmaSteps, kEmaCheckpoints, trials(ctx, 20000, 2000)};
-  const Online delta{Rule::delta, 1.0, eta, kDeltaSteps, kDeltaCheckpoints,
+  const Online ema{BufferKind::ema, kBetaEma, 0.0, kEmaSteps, kEmaCheckpoints, trials(ctx, 20000, 2000)};
+  const Online delta{BufferKind::delta, 1.0, eta, kDeltaSteps, kDeltaCheckpoints,
                      trials(ctx, 8000, 800)};
   ctx.params["online"] = {
       {"spec", s.spectrum.spec}, {"lambda", to_std(s.spectrum.lambda)}, {"A", rows_json(A)},
@@ -552,13 +541,7 @@ void kfac(ExperimentContext& ctx, const Dense& d) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T2, "targets",
-               "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
-               "def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac tab:targets "
-               "par:fixed-point",
-               "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
-               "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
-               "φ_i/φ_j → 1 as μ → ∞") {
+static void t02_targets(ExperimentContext& ctx) {
   ctx.params = {{"m", kM}, {"noise_sigma", kNoise},
                 {"value_stream", "delta = A x + xi, xi ~ N(0, noise_sigma^2 I), "
                                  "x ~ N(0, U diag(lambda) U^T) (U = I unless given)"}};
@@ -571,5 +554,14 @@ AKM_EXPERIMENT(T2, "targets",
   mu_limits(ctx, online.spectrum.lambda);
   kfac(ctx, dense);
 }
+
+const Registrar registration{
+    "T2", "targets",
+    "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
+    "def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac tab:targets "
+    "par:fixed-point",
+    "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
+    "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
+    "φ_i/φ_j → 1 as μ → ∞", t02_targets};
 
 }  // namespace akm::exp

@@ -208,10 +208,7 @@ double efficiency(const Mat& M, const Mat& G, const est::PsdFactors& s, est::Con
 
 }  // namespace
 
-AKM_EXPERIMENT(T12, "estimator", "Estimator and preconditioner as one object",
-               "app:estimator-and-preconditioner def:wms def:fms cor:fixedpoint-normalized",
-               "((1−β)I+ηΣ̂)^{-1} ≻ 0 and ⟨Ĝ(μI+Σ̂)^{-1}, Ĝ⟩ > 0 for every PSD Σ̂; J_w and J_f maximize "
-               "⟨M,Ĝ⟩ at fixed ‖M‖_F resp. E‖Mx̂‖² (maximizers ∝ Ĝ, ∝ ĜΣ̂^{-1}); μ interpolates") {
+static void t12_estimator(ExperimentContext& ctx) {
   const int draws = static_cast<int>(trials(ctx, 300, 60));
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T12/instances");
   Stream rng(derive_seed(ctx.opts.seed, "T12/random-M"), 0, Purpose::aux);
@@ -305,5 +302,11 @@ AKM_EXPERIMENT(T12, "estimator", "Estimator and preconditioner as one object",
                 "norm=Tikhonov"}};
   ctx.out.figure(fm);
 }
+
+const Registrar registration{
+    "T12", "estimator", "Estimator and preconditioner as one object",
+    "app:estimator-and-preconditioner def:wms def:fms cor:fixedpoint-normalized",
+    "((1−β)I+ηΣ̂)^{-1} ≻ 0 and ⟨Ĝ(μI+Σ̂)^{-1}, Ĝ⟩ > 0 for every PSD Σ̂; J_w and J_f maximize "
+    "⟨M,Ĝ⟩ at fixed ‖M‖_F resp. E‖Mx̂‖² (maximizers ∝ Ĝ, ∝ ĜΣ̂^{-1}); μ interpolates", t12_estimator};
 
 }  // namespace akm::exp

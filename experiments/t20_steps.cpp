@@ -18,9 +18,7 @@
 
 namespace akm::exp {
 
-AKM_EXPERIMENT(T20, "steps", "Steps to target loss: AK-SGD vs SGD-m, AK-AdamW vs AdamW (tuned, seeds)",
-               "tab:scale sec:main-deltaSGD app:hp-sweep",
-               "steps-to-target reduction of AK over its base optimizer, each arm tuned on the same grid") {
+static void t20_steps(ExperimentContext& ctx) {
   using namespace training;
   const int steps = ctx.opts.quick ? 200 : 600;
   const int seeds = ctx.opts.quick ? 6 : 24;
@@ -126,5 +124,10 @@ AKM_EXPERIMENT(T20, "steps", "Steps to target loss: AK-SGD vs SGD-m, AK-AdamW vs
     ctx.out.figure(fc);
   }
 }
+
+const Registrar registration{
+    "T20", "steps", "Steps to target loss: AK-SGD vs SGD-m, AK-AdamW vs AdamW (tuned, seeds)",
+    "tab:scale sec:main-deltaSGD app:hp-sweep",
+    "steps-to-target reduction of AK over its base optimizer, each arm tuned on the same grid", t20_steps};
 
 }  // namespace akm::exp

@@ -49,7 +49,6 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9;
 const std::vector<double> kEtaNorm{0.5, 1.5};  // η < β (mean contraction), β < η < 1+β (sure only)
 constexpr double kRawFrac = 0.4;               // η_raw·λ_max(Σ) at s = 1
 constexpr int kSteps = 40;
@@ -283,11 +282,7 @@ void width_table(ExperimentContext& ctx, long long R) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T7, "stability", "Stability: tr Σ̂ = 1, λ̂ ∈ [0,1]; normalized contraction is input-scale free",
-               "prop:bounded-sigma-hat thm:unconditional-stability rem:mup-normalization",
-               "tr Σ̂ = 1, 0 ≤ λ̂_i ≤ 1 for any key law; normalized: E[u_iᵀP_ku_i] = (β−ηλ̂_i)^k at every "
-               "input scale, ‖βI−ηx̂x̂ᵀ‖ = max(β,|β−η|); raw: mean factor β−ηλ_is², diverges for "
-               "ηλ_max s² > 1+β") {
+static void t07_stability(ExperimentContext& ctx) {
   const long long R = trials(ctx, 1500, 200);
   const long long moment_samples = ctx.opts.quick ? 200000 : 1000000;
   const Spectrum spec = parse_spectrum(kSpiked);
@@ -460,14 +455,11 @@ AKM_EXPERIMENT(T7, "stability", "Stability: tr Σ̂ = 1, λ̂ ∈ [0,1]; normali
   g.xlabel = "input scale s";
   g.ylabel = "mean factor along u_i";
   g.logx = true;
-  g.extra = {"set yrange [-2:1.1]", "set key bottom left",
-             // measured and predicted of one curve share a colour (series i uses linetype i)
-             "set linetype 1 lc rgb '#1b9e77'", "set linetype 2 lc rgb '#1b9e77'",
-             "set linetype 3 lc rgb '#d95f02'", "set linetype 4 lc rgb '#d95f02'",
-             "set linetype 5 lc rgb '#7570b3'", "set linetype 6 lc rgb '#7570b3'",
-             "set linetype 7 lc rgb '#e7298a'", "set linetype 8 lc rgb '#e7298a'",
-             fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead lw 2 lc rgb 'red'", s_div),
-             "set arrow from graph 0,first -1 to graph 1,first -1 nohead dt 3 lc rgb 'red'"};
+  g.extra = {"set yrange [-2:1.1]", "set key bottom left"};
+  // measured and predicted of one curve share a colour (series i uses linetype i)
+  for (const auto& l : paired_linetypes(4)) g.extra.push_back(l);
+  g.extra.insert(g.extra.end(), {fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead lw 2 lc rgb 'red'", s_div),
+             "set arrow from graph 0,first -1 to graph 1,first -1 nohead dt 3 lc rgb 'red'"});
   for (const std::string arm : {"raw", "normalized eta=0.5"})
     for (const std::string& d : std::vector<std::string>{dir_name(0), dir_name(n - 1)}) {
       const std::string key = fmt::format("gaussian|{}|{}|lag=1", arm, d);
@@ -499,5 +491,12 @@ AKM_EXPERIMENT(T7, "stability", "Stability: tr Σ̂ = 1, λ̂ ∈ [0,1]; normali
   h.extra = {"set xrange [0.005:0.7]"};
   ctx.out.figure(h);
 }
+
+const Registrar registration{
+    "T7", "stability", "Stability: tr Σ̂ = 1, λ̂ ∈ [0,1]; normalized contraction is input-scale free",
+    "prop:bounded-sigma-hat thm:unconditional-stability rem:mup-normalization",
+    "tr Σ̂ = 1, 0 ≤ λ̂_i ≤ 1 for any key law; normalized: E[u_iᵀP_ku_i] = (β−ηλ̂_i)^k at every "
+    "input scale, ‖βI−ηx̂x̂ᵀ‖ = max(β,|β−η|); raw: mean factor β−ηλ_is², diverges for "
+    "ηλ_max s² > 1+β", t07_stability};
 
 }  // namespace akm::exp

@@ -18,7 +18,7 @@ namespace akm::exp {
 namespace {
 
 const std::vector<double> kRhos{0.0, 0.5, 0.9, 0.99};
-constexpr double kBeta = 0.9, kEtaNorm = 0.5;
+constexpr double kEtaNorm = 0.5;
 constexpr int kLags = 40;
 const std::vector<int> kCheckLags{1, 2, 5, 10, 20};
 
@@ -47,9 +47,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta,
 
 }  // namespace
 
-AKM_EXPERIMENT(E2, "dependent-keys", "Dependent (AR(1)) keys: how far transport departs from β̃_i^k",
-               "lem:transport eq:transport-expansion",
-               "independent keys: E[u_iᵀP_k u_i] = β̃_i^k; AR(1) keys with correlation ρ: measured departure") {
+static void e02_dependent_keys(ExperimentContext& ctx) {
   const long long R = trials(ctx, 40000, 4000);
   const Setting s = make_setting("spiked8", "spiked:n=8,spikes=10/3,floor=0.5", ctx.opts.seed);
   const int n = s.n();
@@ -148,5 +146,10 @@ AKM_EXPERIMENT(E2, "dependent-keys", "Dependent (AR(1)) keys: how far transport 
   }
   ctx.params["findings"] = findings;
 }
+
+const Registrar registration{
+    "E2", "dependent-keys", "Dependent (AR(1)) keys: how far transport departs from β̃_i^k",
+    "lem:transport eq:transport-expansion",
+    "independent keys: E[u_iᵀP_k u_i] = β̃_i^k; AR(1) keys with correlation ρ: measured departure", e02_dependent_keys};
 
 }  // namespace akm::exp

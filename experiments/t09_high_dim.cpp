@@ -30,7 +30,6 @@ namespace akm::exp {
 namespace {
 
 constexpr int kM = 2;             // rows of the buffer: per-step cost O(m p)
-constexpr double kBeta = 0.9;
 constexpr double kEta = 0.8;      // μ = 0.125, ceiling 1 + η/(1−β) = 9
 constexpr double kNoise = 0.5;    // σ of ξ_s, drawn once per data point
 constexpr int kSteps = 200;
@@ -155,10 +154,7 @@ std::vector<Direction> queried_directions(int rank) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T9, "high-dim", "High-dimensional regime p > n_s: span confinement, well-posed fixed point, cond ceiling",
-               "app:high-dim eq:cond-ceiling cor:fixedpoint-normalized",
-               "M_t P_perp = 0; E[M_t] = M* + (M_0 - M*)(beta I - eta Sigma_hat)^t with M* = G_hat(mu I + "
-               "Sigma_hat)^{-1} for rank-deficient Sigma_hat; cond(mu I + Sigma_hat) <= 1 + eta/(1 - beta)") {
+static void t09_high_dim(ExperimentContext& ctx) {
   const long long R = trials(ctx, 4000, 800);
   const double mu = theory::mu(kBeta, kEta);
   const double ceiling = theory::cond_ceiling(kBeta, kEta);
@@ -421,7 +417,7 @@ AKM_EXPERIMENT(T9, "high-dim", "High-dimensional regime p > n_s: span confinemen
                            "curve=" + c});
       ft.series.push_back({tcsv, "t", "predicted", "", "", "lines", "curve=" + c});
       for (int lt : {1, 2})
-        ft.extra.push_back(fmt::format("set linetype {} lc rgb '{}'", 2 * i + lt, colours[i]));
+        ft.extra.push_back(linetype(2 * i + lt, colours[i]));
     }
     ft.extra.push_back("set key inside right bottom vertical");
     ft.extra.push_back("set yrange [0:1.15]");
@@ -488,5 +484,11 @@ AKM_EXPERIMENT(T9, "high-dim", "High-dimensional regime p > n_s: span confinemen
   ctx.out.figure(fw);
 
 }
+
+const Registrar registration{
+    "T9", "high-dim", "High-dimensional regime p > n_s: span confinement, well-posed fixed point, cond ceiling",
+    "app:high-dim eq:cond-ceiling cor:fixedpoint-normalized",
+    "M_t P_perp = 0; E[M_t] = M* + (M_0 - M*)(beta I - eta Sigma_hat)^t with M* = G_hat(mu I + "
+    "Sigma_hat)^{-1} for rank-deficient Sigma_hat; cond(mu I + Sigma_hat) <= 1 + eta/(1 - beta)", t09_high_dim};
 
 }  // namespace akm::exp

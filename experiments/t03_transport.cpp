@@ -13,7 +13,6 @@
 namespace akm::exp {
 namespace {
 
-constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr int kSteps = 150;   // total pushes; the horizon sum is truncated here
 constexpr int kLags = 60;     // lags whose diagonal is recorded for the figure
@@ -88,9 +87,7 @@ double expansion_vs_recursion(Key key, std::uint64_t seed) {
 
 }  // namespace
 
-AKM_EXPERIMENT(T3, "transport", "Anisotropic memory transport: E[P_{ℓ→t}]u_i = β̃_i^{t−ℓ}u_i",
-               "lem:transport eq:transport-expansion eq:horizon",
-               "E[u_iᵀP_k] = β̃_i^k u_iᵀ (other components 0), Σ_k β̃_i^k = τ_i = 1/(1−β̃_i)") {
+static void t03_transport(ExperimentContext& ctx) {
   const long long R = trials(ctx, 6000, 800);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
@@ -181,5 +178,10 @@ AKM_EXPERIMENT(T3, "transport", "Anisotropic memory transport: E[P_{ℓ→t}]u_i
     ctx.out.figure(hf);
   }
 }
+
+const Registrar registration{
+    "T3", "transport", "Anisotropic memory transport: E[P_{ℓ→t}]u_i = β̃_i^{t−ℓ}u_i",
+    "lem:transport eq:transport-expansion eq:horizon",
+    "E[u_iᵀP_k] = β̃_i^k u_iᵀ (other components 0), Σ_k β̃_i^k = τ_i = 1/(1−β̃_i)", t03_transport};
 
 }  // namespace akm::exp

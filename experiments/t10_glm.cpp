@@ -63,7 +63,6 @@ namespace {
 
 namespace lg = akm::logistic;
 
-constexpr double kBeta = 0.9;
 constexpr double kEta = 0.5;
 constexpr double kMargin = 2.0;        // sd of w*ᵀx
 constexpr double kSwitchMargin = 1.5;  // sd of w_1ᵀx (part A)
@@ -94,15 +93,6 @@ Vec gaussian_vector(int n, std::uint64_t seed) {
   Vec v(n);
   for (int i = 0; i < n; ++i) v[i] = s.normal();
   return v;
-}
-
-/// Measured and predicted series of pair k share a colour (linetypes 2k+1, 2k+2).
-std::vector<std::string> paired_colors(int pairs) {
-  static const char* c[] = {"#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#a6761d"};
-  std::vector<std::string> out;
-  for (int k = 0; k < pairs; ++k)
-    for (int j = 1; j <= 2; ++j) out.push_back(fmt::format("set linetype {} lc rgb '{}'", 2 * k + j, c[k % 6]));
-  return out;
 }
 
 double rho_of(double alpha, double k, double bt) {
@@ -218,7 +208,7 @@ void buffer_alone(ExperimentContext& ctx, const Setting& s, const Vec& lh, Mat& 
     f.series.push_back({"data_buffer_trajectory.csv", "t", "predicted", "", "exact mean " + dir_name(i),
                         "lines", "direction=" + dir_name(i)});
   }
-  f.extra = paired_colors(static_cast<int>(shown.size()));
+  f.extra = paired_linetypes(static_cast<int>(shown.size()));
   f.extra.push_back(fmt::format("set arrow from {0}, graph 0 to {0}, graph 1 nohead dt 2 lc rgb 'gray40'", kT0));
   ctx.out.figure(f);
 
@@ -481,7 +471,7 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
   g.title = "T10 soft labels, α·c_1 = 0.05: E[Δw_{t,i}]/Δw_{0,i} vs the linearized map A_i^t";
   g.xlabel = "step t";
   g.ylabel = "E[Δw_t] / Δw_0 along u_i";
-  g.extra = paired_colors(static_cast<int>(shown.size()));
+  g.extra = paired_linetypes(static_cast<int>(shown.size()));
   for (int i : shown) {
     g.series.push_back({"data_rate_trajectory.csv", "t", "measured", "", "measured " + dir_name(i), "points",
                         "direction=" + dir_name(i)});
@@ -593,10 +583,7 @@ void generic_w_star(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, con
 
 }  // namespace
 
-AKM_EXPERIMENT(T10, "glm", "Logistic GLM: fixed point, tracking and local rates with Ĝ, Σ̂, K",
-               "app:glm lem:loss-free-det",
-               "E[M_t] = Ĝ(μI+Σ̂)^{-1}(I−(βI−ηΣ̂)^t), tracking at β̃_i; at w* on u_1 the local rate of "
-               "E[w_t − w*] along u_i is ρ(A_i), c_i = ηk_i, det A_i = β̃_i") {
+static void t10_glm(ExperimentContext& ctx) {
   const Setting s = make_setting("spiked", kSpiked, ctx.opts.seed);
   const Vec lh = s.moments.lambda_hat;
   ctx.params = setting_params(s);
@@ -613,5 +600,11 @@ AKM_EXPERIMENT(T10, "glm", "Logistic GLM: fixed point, tracking and local rates 
   generic_w_star(ctx, lh, k_gen, k_eig, findings);
   ctx.params["findings"] = findings;
 }
+
+const Registrar registration{
+    "T10", "glm", "Logistic GLM: fixed point, tracking and local rates with Ĝ, Σ̂, K",
+    "app:glm lem:loss-free-det",
+    "E[M_t] = Ĝ(μI+Σ̂)^{-1}(I−(βI−ηΣ̂)^t), tracking at β̃_i; at w* on u_1 the local rate of "
+    "E[w_t − w*] along u_i is ρ(A_i), c_i = ηk_i, det A_i = β̃_i", t10_glm};
 
 }  // namespace akm::exp

@@ -43,13 +43,13 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/spectrum/spectrum.hpp"
+#include "akm/theory/tracking.hpp"
 #include "common.hpp"
 
 namespace akm::exp {
 namespace {
 
 constexpr int kM = 1;  // one buffer row keeps the O(n²) pre-shift keys cheap
-constexpr double kBeta = 0.9;
 constexpr double kEtaNorm = 0.5;
 constexpr double kRawFrac = 0.4;  // raw η = 0.4/λ_max over both spectra: β̃ ≥ 0.5 throughout
 constexpr double kNoise = 0.5;    // σ of ξ
@@ -66,12 +66,13 @@ constexpr double kMinSnr = 20.0;       // fit only where |y_0| ≥ 20 × predict
 constexpr long long kTrialsFull = 100000, kTrialsQuick = 20000;
 const std::vector<int> kLags{0, 1, 3, 10, 30};
 
-enum Rule : int { kAkRaw = 0, kAkNorm = 1, kEma = 2 };
+// Per-buffer arrays and observables are indexed by the BufferKind value.
+constexpr int kAkRaw = static_cast<int>(BufferKind::ak_raw);
+constexpr int kAkNorm = static_cast<int>(BufferKind::ak_normalized);
+constexpr int kEma = static_cast<int>(BufferKind::ema);
 constexpr int kRules = 3;
-const char* rule_name(int r) {
-  static const char* names[] = {"ak_raw", "ak_normalized", "ema"};
-  return names[r];
-}
+// T5's CSVs still spell the buffers with underscores (byte-identical results).
+const char* rule_name(int r) { return legacy_underscore_name(static_cast<BufferKind>(r)); }
 
 /// The fixed model shared by both scenarios.
 struct Model {
@@ -82,97 +83,37 @@ struct Model {
   double eta(int rule) const { return rule == kAkRaw ? eta_raw : kEtaNorm; }
 };
 
-/// Exact predictions of one scenario, one row per rule.
+/// Exact predictions of one scenario, one row per rule (theory/tracking.hpp).
 struct Prediction {
-  Mat m_t0;    // E[M_{t0}] (rules × n)
   Mat mstar1;  // M*_1 (rules × n)
   Mat y0;      // E[T_{t0}] = E[M_{t0}] − M*_1
   Mat rate;    // β̃_i (AK) or β (EMA) after the shift
   Mat scale;   // per-trial noise scale of T_{t0+k}u_i used only to select fitted directions
 };
 
-/// Σ_0, Σ̂_0 and K_0 in Σ_1's eigen-coordinates: Q diag(·) Qᵀ.
-Mat rotate(const Mat& Q, const Vec& d) { return Q * d.asDiagonal() * Q.transpose(); }
-
 Prediction predict(const Model& md, const Mat& Q) {
+  theory::TrackingShift s;
+  s.lambda0 = md.pre.spectrum.lambda;
+  s.lambda_hat0 = md.pre.moments.lambda_hat;
+  s.kappa0 = md.pre.moments.kappa;
+  s.lambda1 = md.post.spectrum.lambda;
+  s.lambda_hat1 = md.post.moments.lambda_hat;
+  s.kappa1 = md.post.moments.kappa;
+  s.Q = Q;
+  s.a0 = md.A0.row(0).transpose();
+  s.a1 = md.A1.row(0).transpose();
+  s.beta = kBeta;
+  s.noise_sigma = kNoise;
+  s.t0 = kT0;
   const int n = md.post.n();
-  const Vec& l0 = md.pre.spectrum.lambda;
-  const Vec& lh0 = md.pre.moments.lambda_hat;
-  const Vec& k0 = md.pre.moments.kappa;
-  const Vec& l1 = md.post.spectrum.lambda;
-  const Vec& lh1 = md.post.moments.lambda_hat;
-  const Vec& k1 = md.post.moments.kappa;
   Prediction p;
-  p.m_t0 = p.mstar1 = p.y0 = p.rate = p.scale = Mat::Zero(kRules, n);
-  const Mat S0 = rotate(Q, l0), Sh0 = rotate(Q, lh0), K0 = rotate(Q, k0);
-  const Vec a0 = md.A0.row(0).transpose(), a1 = md.A1.row(0).transpose();
-
+  p.mstar1 = p.y0 = p.rate = p.scale = Mat::Zero(kRules, n);
   for (int r = 0; r < kRules; ++r) {
-    const double eta = md.eta(r), mu = theory::mu(kBeta, eta);
-    // Pre-shift mean in Σ_0's eigenbasis, per eigen-direction v_j = Q e_j:
-    //   raw  E[M_t]v_j = A_0 v_j λ⁰_j φ(λ⁰_j)(1 − (β−ηλ⁰_j)^t)     [thm:fixedpoint]
-    //   norm E[M_t]v_j = A_0 v_j κ⁰_j φ(λ̂⁰_j)(1 − (β−ηλ̂⁰_j)^t)    [cor:fixedpoint-normalized]
-    //   EMA  E[M_t]v_j = A_0 v_j λ⁰_j (1 − β^t)                     [eq:ema-update]
-    Vec d0(n);
-    for (int j = 0; j < n; ++j) {
-      if (r == kAkRaw)
-        d0[j] = theory::transient_mean(l0[j] * theory::phi(mu, l0[j]),
-                                       theory::beta_tilde(kBeta, eta, l0[j]), kT0);
-      else if (r == kAkNorm)
-        d0[j] = theory::transient_mean(k0[j] * theory::phi(mu, lh0[j]),
-                                       theory::beta_tilde(kBeta, eta, lh0[j]), kT0);
-      else
-        d0[j] = theory::transient_mean(l0[j], kBeta, kT0);
-    }
-    const Vec m0 = rotate(Q, d0) * a0;  // (A_0 Q diag(d0) Qᵀ)ᵀ; rotate() is symmetric
-    p.m_t0.row(r) = m0.transpose();
-    for (int i = 0; i < n; ++i) {
-      // New target along u_i [eq:dm-eigen]: raw A_1u_i λ_iφ_i, normalized A_1u_i κ_iφ̂_i,
-      // EMA Ḡ_1u_i = A_1u_i λ_i.
-      const double target = r == kAkRaw    ? a1[i] * l1[i] * theory::phi(mu, l1[i])
-                            : r == kAkNorm ? a1[i] * k1[i] * theory::phi(mu, lh1[i])
-                                           : a1[i] * l1[i];
-      p.mstar1(r, i) = target;
-      p.y0(r, i) = m0[i] - target;
-      p.rate(r, i) = r == kAkRaw    ? theory::beta_tilde(kBeta, eta, l1[i])
-                     : r == kAkNorm ? theory::beta_tilde(kBeta, eta, lh1[i])
-                                    : kBeta;  // [eq:tracking-ema]
-    }
-
-    // Noise scale for the selection rule only (tolerances always use the measured standard
-    // errors). EMA: exact — M_t is a sum of independent terms (1−β)β^{t−s}δ_s x_sᵀ and
-    // Var(δx_i) = (aᵀΣa + σ²)Σ_ii + (Σa)_i² for Gaussian x; the larger of the pre-shift value
-    // at t0 and the post-shift stationary value. AK: the additive-forcing approximation
-    // Var ≈ η² E[(δ − Mk)²] E[k_i²] / (1 − β̃²), residual evaluated exactly at M = E[M_{t0}]
-    // under both laws (the residual right at the shift, where it is largest), larger of the
-    // two. It ignores the multiplicative key noise, so it is a scale, not a bound.
-    const Vec S0a = S0 * a0;
-    const double sig2 = kNoise * kNoise;
-    for (int i = 0; i < n; ++i) {
-      double v_pre = 0, v_post = 0;
-      if (r == kEma) {
-        const double f = (1 - kBeta) * (1 - kBeta) / (1 - kBeta * kBeta);
-        v_pre = f * (1 - std::pow(kBeta, 2 * kT0)) *
-                ((a0.dot(S0a) + sig2) * S0(i, i) + S0a[i] * S0a[i]);
-        const double s1a = l1[i] * a1[i];
-        v_post = f * ((a1.cwiseProduct(a1).dot(l1) + sig2) * l1[i] + s1a * s1a);
-      } else {
-        const bool raw = r == kAkRaw;
-        const Vec e0 = a0 - m0, e1 = a1 - m0;
-        // raw: E(δ − Mx)² = (A−M)Σ(A−M)ᵀ + σ²; normalized: AΣAᵀ − 2AKMᵀ + MΣ̂Mᵀ + σ².
-        const double r2_pre = raw ? e0.dot(S0 * e0) + sig2
-                                  : a0.dot(S0a) - 2 * a0.dot(K0 * m0) + m0.dot(Sh0 * m0) + sig2;
-        const double r2_post = raw ? e1.cwiseProduct(e1).dot(l1) + sig2
-                                   : a1.cwiseProduct(a1).dot(l1) - 2 * a1.cwiseProduct(k1).dot(m0) +
-                                         m0.cwiseProduct(m0).dot(lh1) + sig2;
-        const double kk_pre = raw ? S0(i, i) : Sh0(i, i);
-        const double kk_post = raw ? l1[i] : lh1[i];
-        const double b_pre = kBeta - eta * kk_pre, b_post = kBeta - eta * kk_post;
-        v_pre = eta * eta * r2_pre * kk_pre / (1 - b_pre * b_pre);
-        v_post = eta * eta * r2_post * kk_post / (1 - b_post * b_post);
-      }
-      p.scale(r, i) = std::sqrt(std::max(v_pre, v_post));
-    }
+    const auto t = theory::tracking_prediction(s, static_cast<BufferKind>(r), md.eta(r));
+    p.mstar1.row(r) = t.mstar1.transpose();
+    p.y0.row(r) = t.y0.transpose();
+    p.rate.row(r) = t.rate.transpose();
+    p.scale.row(r) = t.scale.transpose();
   }
   return p;
 }
@@ -283,14 +224,118 @@ class GroupJackknife {
 
 nlohmann::json row_json(const Mat& A) { return to_std(A.row(0).transpose()); }
 
+/// One scenario: Σ_0's eigenbasis Q relative to Σ_1's (identity, or Haar random: "rotated").
+struct Scenario {
+  std::string name;
+  bool rotated;
+  Mat Q;
+};
+
+/// The three figures: decay of |E[T u_i]| against k, fitted rates against λ, horizon ratio.
+void figures(ExperimentContext& ctx, const Model& md, const std::vector<Scenario>& scenarios,
+             const std::vector<std::vector<int>>& shown_floor, const std::vector<Vec>& ses,
+             const std::vector<std::string>& dname) {
+  const int n = md.post.n();
+  // Figure 1: |E[T_{t0+k}u_i]| against k, AK against EMA, with the exact theory lines.
+  // Plot items take consecutive line types; each direction gets one hue, AK dark and solid,
+  // EMA light and dashed.
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
+    for (int r : {kAkRaw, kAkNorm}) {
+      const std::string key = to_string(key_of(static_cast<BufferKind>(r)));
+      Figure f;
+      f.name = fmt::format("decay-{}-{}", scenarios[sc].name, key);
+      f.title = fmt::format("T5 tracking after the shift ({}, {} key): |E[(M_{{t0+k}} − M*_1)u_i]|",
+                            scenarios[sc].name, key);
+      f.xlabel = "steps k after the shift";
+      f.ylabel = "|mean tracking error along u_i|";
+      f.logy = true;
+      // Points sink into the Monte-Carlo noise once β̃^k y_0 is below the standard error;
+      // the y range stops at half the smallest standard error of the shown curves.
+      double floor_se = 1e300;
+      for (const int i : shown_floor[sc])
+        for (const int ru : {r, static_cast<int>(kEma)})
+          floor_se = std::min(floor_se, ses[sc][obs(n, ru, kPost, i)]);
+      f.extra = {"set key outside right top vertical Left reverse", "set format y '10^{%L}'",
+                 fmt::format("set yrange [{:.3g}:*]", 0.5 * floor_se)};
+      int lt = 1;
+      for (std::size_t d = 0; d < shown_floor[sc].size(); ++d) {
+        const int i = shown_floor[sc][d];
+        const auto& [dark, light] = kShadePairs[d % kShadePairs.size()];
+        f.extra.insert(f.extra.end(), {linetype(lt, dark, 1), linetype(lt + 1, dark, 1),
+                                       linetype(lt + 2, light, 1), linetype(lt + 3, light, 2)});
+        lt += 4;
+        const std::string ak = fmt::format("{}/{}/{}", scenarios[sc].name, rule_name(r), dname[i]);
+        const std::string ema =
+            fmt::format("{}/{}/{}", scenarios[sc].name, rule_name(kEma), dname[i]);
+        const std::string lab =
+            r == kAkRaw ? fmt::format("{}, λ={:g}", dname[i], md.post.spectrum.lambda[i])
+                        : fmt::format("{}, λ̂={:.3g}", dname[i], md.post.moments.lambda_hat[i]);
+        const bool first = d == 0;  // theory lines are titled once
+        f.series.push_back(
+            {"data_trajectory.csv", "k", "abs_measured", "", "AK " + lab, "points", "curve=" + ak});
+        f.series.push_back({"data_trajectory.csv", "k", "abs_predicted", "",
+                            first ? "AK theory β̃_i^k |y_0|" : "", "lines", "curve=" + ak});
+        f.series.push_back({"data_trajectory.csv", "k", "abs_measured", "", "EMA " + lab, "points",
+                            "curve=" + ema});
+        f.series.push_back({"data_trajectory.csv", "k", "abs_predicted", "",
+                            first ? "EMA theory β^k |y_0|" : "", "lines", "curve=" + ema});
+      }
+      ctx.out.figure(f);
+    }
+  }
+
+  // Figure 2: fitted contraction rate against the eigenvalue the AK buffer sees.
+  for (int r : {kAkRaw, kAkNorm}) {
+    const std::string key = to_string(key_of(static_cast<BufferKind>(r)));
+    const std::string xcol = r == kAkRaw ? "lambda_plot" : "lambda_hat_plot";
+    Figure f;
+    f.name = "rates-" + key;
+    f.title = fmt::format("T5 fitted contraction rate after the shift, {} key (η = {:g}, β = {:g})",
+                          key, md.eta(r), kBeta);
+    f.xlabel = r == kAkRaw ? "λ_i (eigenvalue of Σ_1)" : "λ̂_i (eigenvalue of Σ̂_1)";
+    f.ylabel = "per-step contraction of E[T u_i]";
+    f.logx = true;
+    const Vec& xs = r == kAkRaw ? md.post.spectrum.lambda : md.post.moments.lambda_hat;
+    f.extra = {fmt::format("set xrange [{:.3g}:{:.3g}]", 0.5 * xs.minCoeff(), 2 * xs.maxCoeff())};
+    for (const auto& S : scenarios) {
+      f.series.push_back({"data_rates.csv", xcol, "fitted_rate", "stderr_rate",
+                          fmt::format("AK, {}", S.name), "errorbars",
+                          fmt::format("curve={}/{}", rule_name(r), S.name)});
+      f.series.push_back({"data_rates.csv", xcol, "fitted_rate", "stderr_rate",
+                          fmt::format("EMA, {}", S.name), "errorbars",
+                          fmt::format("curve={}/{}", rule_name(kEma), S.name)});
+    }
+    f.functions = {
+        fmt::format("{:.10g} - {:.10g}*x title 'AK theory β̃ = β − η{}' lw 2 lc rgb 'black'", kBeta,
+                    md.eta(r), r == kAkRaw ? "λ" : "λ̂"),
+        fmt::format("{:.10g} title 'EMA theory β' lw 2 dt 2 lc rgb 'gray40'", kBeta)};
+    ctx.out.figure(f);
+  }
+
+  // Figure 3: measured horizon ratio τ^EMA/τ^AK against its prediction [eq:horizon, eq:ratio].
+  Figure h;
+  h.name = "horizon-ratio";
+  h.title = "T5 horizon ratio τ^{EMA}/τ^{AK} after the shift, fitted rates against eq:horizon";
+  h.xlabel = "predicted 1 + ηλ_i/(1−β)  (λ̂_i for the normalized key)";
+  h.ylabel = "measured (1 − r̂_{AK})/(1 − r̂_{EMA})";
+  const double top =
+      1 + std::max(theory::ratio_r(kBeta, md.eta_raw, md.post.spectrum.lambda.maxCoeff()),
+                   theory::ratio_r(kBeta, kEtaNorm, md.post.moments.lambda_hat.maxCoeff()));
+  h.extra = {"set key inside left top vertical Left reverse",
+             fmt::format("set xrange [0.8:{:.3g}]", 1.15 * top),
+             fmt::format("set yrange [0.5:{:.3g}]", 1.25 * top)};
+  for (const std::string key : {"raw", "normalized"})
+    for (const auto& S : scenarios)
+      h.series.push_back({"data_horizon.csv", "predicted_ratio", "measured_ratio", "stderr_ratio",
+                          fmt::format("{} key, {}", key, S.name), "errorbars",
+                          fmt::format("curve={}/{}", key, S.name)});
+  h.functions = {"x title 'measured = predicted' lw 2 lc rgb 'black'"};
+  ctx.out.figure(h);
+}
+
 }  // namespace
 
-AKM_EXPERIMENT(
-    T5, "tracking", "Direction-selective tracking after a distribution shift",
-    "thm:tracking eq:tracking-ema eq:tracking-delta app:direction-selective-tracking "
-    "eq:horizon eq:ratio",
-    "E[T_{t,i}] = β̃_i E[T_{t−1,i}] (AK, β̃_i = β − ηλ_i or β − ηλ̂_i), β E[T_{t−1,i}] (EMA); "
-    "τ^EMA/τ^AK = 1 + ηλ_i/(1−β)") {
+static void t05_tracking(ExperimentContext& ctx) {
   const long long R = trials(ctx, kTrialsFull, kTrialsQuick);
   Model md;
   md.pre = make_setting("power", kPower, ctx.opts.seed);
@@ -309,11 +354,6 @@ AKM_EXPERIMENT(
       kRawFrac / std::max(md.pre.spectrum.lambda.maxCoeff(), md.post.spectrum.lambda.maxCoeff());
 
   const std::uint64_t q_seed = derive_seed(ctx.opts.seed, "T5/Q");
-  struct Scenario {
-    std::string name;
-    bool rotated;
-    Mat Q;
-  };
   const std::vector<Scenario> scenarios{{"same-basis", false, Mat::Identity(n, n)},
                                         {"rotated", true, haar_orthogonal(n, q_seed)}};
 
@@ -446,7 +486,7 @@ AKM_EXPERIMENT(
     // Horizon ratio τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA) → 1 + ηλ_i/(1−β) [eq:horizon, eq:ratio],
     // on directions fitted for both buffers; one joint jackknife over the pooled means.
     for (int r : {kAkRaw, kAkNorm}) {
-      const Key key = r == kAkRaw ? Key::raw : Key::normalized;
+      const Key key = key_of(static_cast<BufferKind>(r));
       for (int i = 0; i < n; ++i) {
         if (!fit[r][i] || !fit[kEma][i]) continue;
         const int La = window(p.rate(r, i)), Le = window(kBeta);
@@ -478,105 +518,14 @@ AKM_EXPERIMENT(
   ctx.out.write_csv("data_rates.csv", rates);
   ctx.out.write_csv("data_horizon.csv", horizon);
 
-  // Figure 1: |E[T_{t0+k}u_i]| against k, AK against EMA, with the exact theory lines.
-  // Plot items take consecutive line types; each direction gets one hue, AK dark and solid,
-  // EMA light and dashed.
-  const std::vector<std::pair<std::string, std::string>> hues{
-      {"#1f4e9c", "#7fa6e0"}, {"#b22222", "#f08c8c"}, {"#1d7a2e", "#86cf8f"}};
-  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
-    for (int r : {kAkRaw, kAkNorm}) {
-      const std::string key = to_string(r == kAkRaw ? Key::raw : Key::normalized);
-      Figure f;
-      f.name = fmt::format("decay-{}-{}", scenarios[sc].name, key);
-      f.title = fmt::format("T5 tracking after the shift ({}, {} key): |E[(M_{{t0+k}} − M*_1)u_i]|",
-                            scenarios[sc].name, key);
-      f.xlabel = "steps k after the shift";
-      f.ylabel = "|mean tracking error along u_i|";
-      f.logy = true;
-      // Points sink into the Monte-Carlo noise once β̃^k y_0 is below the standard error;
-      // the y range stops at half the smallest standard error of the shown curves.
-      double floor_se = 1e300;
-      for (const int i : shown_floor[sc])
-        for (const int ru : {r, static_cast<int>(kEma)})
-          floor_se = std::min(floor_se, ses[sc][obs(n, ru, kPost, i)]);
-      f.extra = {"set key outside right top vertical Left reverse", "set format y '10^{%L}'",
-                 fmt::format("set yrange [{:.3g}:*]", 0.5 * floor_se)};
-      int lt = 1;
-      for (std::size_t d = 0; d < shown_floor[sc].size(); ++d) {
-        const int i = shown_floor[sc][d];
-        const auto& [dark, light] = hues[d % hues.size()];
-        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 1", lt, dark));
-        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 1", lt + 1, dark));
-        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 1", lt + 2, light));
-        f.extra.push_back(fmt::format("set linetype {} lc rgb '{}' dt 2", lt + 3, light));
-        lt += 4;
-        const std::string ak = fmt::format("{}/{}/{}", scenarios[sc].name, rule_name(r), dname[i]);
-        const std::string ema =
-            fmt::format("{}/{}/{}", scenarios[sc].name, rule_name(kEma), dname[i]);
-        const std::string lab =
-            r == kAkRaw ? fmt::format("{}, λ={:g}", dname[i], md.post.spectrum.lambda[i])
-                        : fmt::format("{}, λ̂={:.3g}", dname[i], md.post.moments.lambda_hat[i]);
-        const bool first = d == 0;  // theory lines are titled once
-        f.series.push_back(
-            {"data_trajectory.csv", "k", "abs_measured", "", "AK " + lab, "points", "curve=" + ak});
-        f.series.push_back({"data_trajectory.csv", "k", "abs_predicted", "",
-                            first ? "AK theory β̃_i^k |y_0|" : "", "lines", "curve=" + ak});
-        f.series.push_back({"data_trajectory.csv", "k", "abs_measured", "", "EMA " + lab, "points",
-                            "curve=" + ema});
-        f.series.push_back({"data_trajectory.csv", "k", "abs_predicted", "",
-                            first ? "EMA theory β^k |y_0|" : "", "lines", "curve=" + ema});
-      }
-      ctx.out.figure(f);
-    }
-  }
-
-  // Figure 2: fitted contraction rate against the eigenvalue the AK buffer sees.
-  for (int r : {kAkRaw, kAkNorm}) {
-    const std::string key = to_string(r == kAkRaw ? Key::raw : Key::normalized);
-    const std::string xcol = r == kAkRaw ? "lambda_plot" : "lambda_hat_plot";
-    Figure f;
-    f.name = "rates-" + key;
-    f.title = fmt::format("T5 fitted contraction rate after the shift, {} key (η = {:g}, β = {:g})",
-                          key, md.eta(r), kBeta);
-    f.xlabel = r == kAkRaw ? "λ_i (eigenvalue of Σ_1)" : "λ̂_i (eigenvalue of Σ̂_1)";
-    f.ylabel = "per-step contraction of E[T u_i]";
-    f.logx = true;
-    const Vec& xs = r == kAkRaw ? md.post.spectrum.lambda : md.post.moments.lambda_hat;
-    f.extra = {fmt::format("set xrange [{:.3g}:{:.3g}]", 0.5 * xs.minCoeff(), 2 * xs.maxCoeff())};
-    for (const auto& S : scenarios) {
-      f.series.push_back({"data_rates.csv", xcol, "fitted_rate", "stderr_rate",
-                          fmt::format("AK, {}", S.name), "errorbars",
-                          fmt::format("curve={}/{}", rule_name(r), S.name)});
-      f.series.push_back({"data_rates.csv", xcol, "fitted_rate", "stderr_rate",
-                          fmt::format("EMA, {}", S.name), "errorbars",
-                          fmt::format("curve={}/{}", rule_name(kEma), S.name)});
-    }
-    f.functions = {
-        fmt::format("{:.10g} - {:.10g}*x title 'AK theory β̃ = β − η{}' lw 2 lc rgb 'black'", kBeta,
-                    md.eta(r), r == kAkRaw ? "λ" : "λ̂"),
-        fmt::format("{:.10g} title 'EMA theory β' lw 2 dt 2 lc rgb 'gray40'", kBeta)};
-    ctx.out.figure(f);
-  }
-
-  // Figure 3: measured horizon ratio τ^EMA/τ^AK against its prediction [eq:horizon, eq:ratio].
-  Figure h;
-  h.name = "horizon-ratio";
-  h.title = "T5 horizon ratio τ^{EMA}/τ^{AK} after the shift, fitted rates against eq:horizon";
-  h.xlabel = "predicted 1 + ηλ_i/(1−β)  (λ̂_i for the normalized key)";
-  h.ylabel = "measured (1 − r̂_{AK})/(1 − r̂_{EMA})";
-  const double top =
-      1 + std::max(theory::ratio_r(kBeta, md.eta_raw, md.post.spectrum.lambda.maxCoeff()),
-                   theory::ratio_r(kBeta, kEtaNorm, md.post.moments.lambda_hat.maxCoeff()));
-  h.extra = {"set key inside left top vertical Left reverse",
-             fmt::format("set xrange [0.8:{:.3g}]", 1.15 * top),
-             fmt::format("set yrange [0.5:{:.3g}]", 1.25 * top)};
-  for (const std::string key : {"raw", "normalized"})
-    for (const auto& S : scenarios)
-      h.series.push_back({"data_horizon.csv", "predicted_ratio", "measured_ratio", "stderr_ratio",
-                          fmt::format("{} key, {}", key, S.name), "errorbars",
-                          fmt::format("curve={}/{}", key, S.name)});
-  h.functions = {"x title 'measured = predicted' lw 2 lc rgb 'black'"};
-  ctx.out.figure(h);
+  figures(ctx, md, scenarios, shown_floor, ses, dname);
 }
+
+const Registrar registration{
+    "T5", "tracking", "Direction-selective tracking after a distribution shift",
+    "thm:tracking eq:tracking-ema eq:tracking-delta app:direction-selective-tracking "
+    "eq:horizon eq:ratio",
+    "E[T_{t,i}] = β̃_i E[T_{t−1,i}] (AK, β̃_i = β − ηλ_i or β − ηλ̂_i), β E[T_{t−1,i}] (EMA); "
+    "τ^EMA/τ^AK = 1 + ηλ_i/(1−β)", t05_tracking};
 
 }  // namespace akm::exp
