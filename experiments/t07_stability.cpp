@@ -163,7 +163,7 @@ std::vector<std::pair<double, double>> mean_log_det_factor(const KeySampler& law
 }
 
 // Worst summary of n per-direction comparisons with per-direction predictive errors; the
-// worst is the largest skew-corrected deviation (include/akm/check.hpp).
+// worst is the largest skew-corrected deviation (include/akm/check/check.hpp).
 void family(ExperimentContext& ctx, const std::string& name, const Vec& pred, const Vec& pred_se,
             const std::vector<MeanEstimate>& est) {
   double worst = -1;

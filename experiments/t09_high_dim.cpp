@@ -39,7 +39,7 @@ const std::vector<int> kCheckpoints{5, 25, kSteps};
 constexpr int kGroups = 100;      // trial groups for the jackknife of the gain ratio
 constexpr int kPathsOffSpan = 3;  // sample paths whose final buffers are projected off-span
 // A Monte-Carlo mean of a projection is checked only where its sampling distribution is
-// close enough to normal for the check's first-order skew correction (include/akm/check.hpp)
+// close enough to normal for the check's first-order skew correction (include/akm/check/check.hpp)
 // by the design, not by the sample: a step adds c_s = δ_{s,r}·(k_sᵀu_j) for a key drawn
 // uniformly from the data set, so the mean of D draws has skewness γ_c/√D with γ_c the
 // exact skewness of c over the n_s keys. Where a projection is carried by a few keys (the

@@ -17,7 +17,7 @@
 //     η_ms = (β + √(β² + (n+2)(1−β²)))/(n+2) ~ n^{-1/2}; the log-norm is a random walk with
 //     i.i.d. increments, so the almost-sure boundary η_as solves E log(β² − 2βηz² +
 //     η²z²‖x‖²) = 0 (Monte Carlo + bisection). Their width slopes are reported as a finding.
-// (C) Coordinate check [app:mup-coord, fig:mup-coord]: the μP MLP of include/akm/mlp.hpp
+// (C) Coordinate check [app:mup-coord, fig:mup-coord]: the μP MLP of include/akm/problems/mlp.hpp
 //     (GELU, no biases, depth 3) trained 20 steps by AK-AdamW (β = 0.99, η = 0.5 fixed across
 //     widths, lr by cor:mup-base-lr) on a teacher task; per step, on a fixed probe batch,
 //     the pre-activation RMS of each layer and RMS(ΔW x), ΔW = W_after − W_before. Per

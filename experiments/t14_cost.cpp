@@ -1,7 +1,7 @@
 // T14 cost — [thm:deployed-overhead, lem:norm-cost, eq:dispatch, eq:block-overhead-deployed,
 // eq:peak-mem, app:flops-memory, sec:realized-flops]
 //
-// Closed forms, checked against counts built operation by operation (include/akm/cost.hpp):
+// Closed forms, checked against counts built operation by operation (include/akm/rules/cost.hpp):
 //   f(γ) = (6+4γ)/(24+18γ): f(0) = 25%, f(∞) = 4/18, f(2) = 23.33%, f(8/3) = 50/216; strictly
 //   decreasing (f' = −12/(24+18γ)² against central differences, and on a grid);
 //   normalization 3nN + 2N (the paper's per-row 2n + 1 + 1 + n); Gram order cheaper iff

@@ -208,7 +208,7 @@ McResult simulate(ExperimentContext& ctx, const Model& md, std::uint64_t seed, l
 }
 
 /// Worst entry of a family of Monte-Carlo comparisons: the largest skew-corrected deviation
-/// (include/akm/check.hpp; v̂ at t = 1 is δ_i²x_j², a product of χ² variables whose mean
+/// (include/akm/check/check.hpp; v̂ at t = 1 is δ_i²x_j², a product of χ² variables whose mean
 /// over a thousand trials is still visibly skewed).
 struct WorstZ {
   double z = -1, predicted = 0;

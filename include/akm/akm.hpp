@@ -19,8 +19,9 @@
 //   theory/      every closed form: μ, β̃_i, τ_i, φ_i [eq:dm-eigen, eq:transport-lemma,
 //                eq:horizon], 2×2 rate maps [eq:iter-matrices], lags [prop:nc1-main], the
 //                per-direction table of `akm theory`, closed-form phase maps.
-//   sim/         monte_carlo(): trials × steps with streaming statistics, identical for any
-//                thread count and any number of MPI ranks (dist); jackknife errors; the fast
+//   sim/         monte_carlo(): trials × steps with streaming statistics (trial_stats),
+//                identical for any thread count and any number of MPI ranks (dist); one
+//                jackknife, one fitted 2×2 map with its errors (fitted_map); the fast
 //                engine (engine/), CUDA offload, measured phase maps, moments by simulation.
 //   check/       predicted vs measured with tolerances from standard errors and the declared
 //                false-alarm rate (Bonferroni); one-sided bounds; `akm simulate`.
@@ -33,6 +34,7 @@
 #include "akm/base/key.hpp"
 #include "akm/base/linalg.hpp"
 #include "akm/base/progress.hpp"
+#include "akm/base/thread_pool.hpp"
 #include "akm/base/version.hpp"
 #include "akm/check/check.hpp"
 #include "akm/check/one_sided.hpp"
@@ -42,10 +44,13 @@
 #include "akm/random/random.hpp"
 #include "akm/report/notebook.hpp"
 #include "akm/report/report.hpp"
+#include "akm/rules/buffer_kind.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/rules/optimizers.hpp"
 #include "akm/rules/rules.hpp"
 #include "akm/sim/dist.hpp"
+#include "akm/sim/fitted_map.hpp"
+#include "akm/sim/jackknife.hpp"
 #include "akm/sim/sim.hpp"
 #include "akm/spectrum/dataset_spectrum.hpp"
 #include "akm/spectrum/keys.hpp"
@@ -54,3 +59,4 @@
 #include "akm/theory/drift.hpp"
 #include "akm/theory/report.hpp"
 #include "akm/theory/theory.hpp"
+#include "akm/theory/tracking.hpp"

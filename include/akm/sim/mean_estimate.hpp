@@ -1,5 +1,5 @@
 // mean_estimate — a Monte-Carlo estimate of a mean and what its standard error rests on
-// (the skewness and degrees of freedom that include/akm/check.hpp uses to size a tolerance).
+// (the skewness and degrees of freedom that include/akm/check/check.hpp uses to size a tolerance).
 #pragma once
 #include <limits>
 

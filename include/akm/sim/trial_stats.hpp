@@ -11,7 +11,7 @@ namespace akm {
 /// Streaming mean, variance and third central moment of a vector of observables over
 /// trials (Welford / Pébay; merging by Chan–Golub–LeVeque and Pébay). The third moment
 /// gives the skewness of the mean, which the checks use to correct their tolerance
-/// (include/akm/check.hpp): with a few hundred trials of a skewed observable the normal
+/// (include/akm/check/check.hpp): with a few hundred trials of a skewed observable the normal
 /// tail is several times too light at a Bonferroni z.
 class TrialStats {
  public:

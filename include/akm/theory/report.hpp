@@ -32,7 +32,7 @@ struct TheoryReport {
 };
 
 /// Validates (β ∈ [0,1), η > 0, α > 0) and evaluates every closed form per direction.
-/// Gaussian-key moments come from the exact quadrature of akm/moments.hpp.
+/// Gaussian-key moments come from the exact quadrature of akm/spectrum/moments.hpp.
 TheoryReport make_theory_report(double beta, double eta, double alpha, Key key,
                                 const Spectrum& spectrum);
 
