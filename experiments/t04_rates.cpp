@@ -6,11 +6,13 @@
 // M_{t−1} and E_t are independent of x_t, so E[μ_t] = β̃_i E[μ_{t−1}] + c_i E[e_t] and
 // e_{t+1} = e_t − αμ_t. The determinant is β̃_i (AK) or β (EMA) whatever c and α
 // [thm:detred], and ρ = √det exactly in the underdamped band [thm:strengthened-rate].
+#include <array>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "akm/rules/kernels.hpp"
+#include "akm/sim/fitted_map.hpp"
 #include "common.hpp"
 
 namespace akm::exp {
@@ -86,20 +88,15 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std:
                      mom(n, n, 0), kernel);
 }
 
-// The fitted per-direction map: given F_t, E[s_{t+1,i}] = A_i s_{t,i} holds trial by trial
-// (Σ̂ and K are diagonal in the eigenbasis, so direction i's conditional mean involves
-// only direction i's state), so pooled least squares over trials and steps,
-// Â = (Σ s_{t+1}s_tᵀ)(Σ s_t s_tᵀ)^{-1}, is a consistent estimate of A_i; ρ(Â) is the
-// fitted rate.
-Mat2 fitted_map(const Vec& mean, int n, int i) {
-  const double* q = mean.data() + mom(n, i, 0);
-  Mat2 S00, S10;
-  S00 << q[0], q[1], q[1], q[2];
-  S10 << q[3], q[4], q[5], q[6];
-  return S10 * S00.inverse();
+// The fitted per-direction map (sim/fitted_map.hpp): given F_t, E[s_{t+1,i}] = A_i s_{t,i}
+// holds trial by trial (Σ̂ and K are diagonal in the eigenbasis, so direction i's conditional
+// mean involves only direction i's state), so pooled least squares over trials and steps is
+// a consistent estimate of A_i; ρ(Â) is the fitted rate.
+std::array<std::size_t, kMapMoments> map_moments(int n, int i) {
+  std::array<std::size_t, kMapMoments> idx{};
+  for (int k = 0; k < kMapMoments; ++k) idx[static_cast<std::size_t>(k)] = mom(n, i, k);
+  return idx;
 }
-
-double fitted_rho(const Vec& mean, int n, int i) { return theory::spectral_radius(fitted_map(mean, n, i)); }
 
 void counterexample_map(ExperimentContext& ctx, const Setting& s) {
   // Fixed α: ρ^Δ vs ρ^EMA over (αc, η) for the top direction of the spiked spectrum.
@@ -156,7 +153,7 @@ static void t04_rates(ExperimentContext& ctx) {
     // The deployed normalized arm feeds (E·x)x̂, whose fourth moment is far smaller, and is
     // placed at α·c_1 = kGamma0 inside its top direction's underdamped band.
     const double eta_raw = raw_eta(s, 0.4);
-    const double raw_scale = 2 * s.spectrum.lambda.maxCoeff() + s.spectrum.lambda.sum();
+    const double raw_scale = theory::ms_rule_scale(s.spectrum.lambda);  // the mean-square step rule
     const std::vector<Arm> arms{{BufferKind::ak_normalized, kEtaNorm, kGamma0 / (kEtaNorm * s.moments.kappa[0])},
                                 {BufferKind::ak_raw, eta_raw, 0.25 * (1 - kBeta) / (eta_raw * raw_scale)},
                                 {BufferKind::ema, 0.0, 0.25 / raw_scale}};
@@ -169,6 +166,7 @@ static void t04_rates(ExperimentContext& ctx) {
     for (const Arm& arm : arms) {
       const auto res = simulate(ctx, s, arm, derive_seed(ctx.opts.seed, fmt::format("T4/{}/{}", s.name, to_string(arm.rule))), R);
       const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+      const Jackknife jack(res.groups);  // over trial groups, for the fitted maps
       for (int i = 0; i < n; ++i) {
         const Mat2 A = arm.A(s, i);
         const std::string tag = fmt::format("{}/{}/{}", s.name, to_string(arm.rule), dir_name(i));
@@ -190,7 +188,8 @@ static void t04_rates(ExperimentContext& ctx) {
         }
         // Fitted rate against ρ(A_i), jackknife over trial groups.
         const double rho = theory::spectral_radius(A);
-        const auto [fit, fse] = jackknife(res.groups, [&](const Vec& m) { return fitted_rho(m, n, i); });
+        const FittedMapEstimate fm = fit_map(jack, map_moments(n, i));
+        const double fit = fm.rate.mean, fse = fm.rate.se;
         // The characteristic polynomial of the fitted map (trace, determinant) is a smooth
         // function of the pooled moments, so its jackknife errors are valid everywhere. ρ is
         // not smooth where the discriminant tr² − 4det crosses 0 (critical damping: a double
@@ -198,18 +197,11 @@ static void t04_rates(ExperimentContext& ctx) {
         // (the audit's T4 u13 false alarms). ρ is checked only where the predicted
         // discriminant is more than z_two_sided(1e-9) ≈ 6.1 of its own standard errors from
         // 0 — a rule on the precision of the run, not on the deviation it finds.
-        const MeanEstimate ftr = jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_map(m, n, i).trace(); });
-        const MeanEstimate fdet = jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_map(m, n, i).determinant(); });
-        const auto [fdisc, fdisc_se] = jackknife(res.groups, [&](const Vec& m) {
-          const Mat2 F = fitted_map(m, n, i);
-          return F.trace() * F.trace() - 4.0 * F.determinant();
-        });
-        (void)fdisc;
-        ctx.checks.mc(tag + "/fitted-map trace", A.trace(), ftr);
-        ctx.checks.mc(tag + "/fitted-map det", A.determinant(), fdet);
+        ctx.checks.mc(tag + "/fitted-map trace", A.trace(), fm.trace);
+        ctx.checks.mc(tag + "/fitted-map det", A.determinant(), fm.det);
         const double disc = A.trace() * A.trace() - 4.0 * A.determinant();
-        if (std::abs(disc) > z_two_sided(1e-9) * fdisc_se)
-          ctx.checks.mc(tag + "/fitted-rate", rho, jackknife_estimate(res.groups, [&](const Vec& m) { return fitted_rho(m, n, i); }));
+        if (std::abs(disc) > z_two_sided(1e-9) * fm.disc.se)
+          ctx.checks.mc(tag + "/fitted-rate", rho, fm.rate);
         const double c = arm.rule == BufferKind::ema ? (1 - kBeta) * s.spectrum.lambda[i] : A(1, 0);
         const auto band = theory::underdamped_band(arm.det(s, i));
         const bool under = band && arm.alpha * c > band->first && arm.alpha * c < band->second;

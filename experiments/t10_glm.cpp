@@ -56,6 +56,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/problems/logistic.hpp"
 #include "akm/sim/glm_moments.hpp"
+#include "akm/sim/fitted_map.hpp"
 #include "common.hpp"
 
 namespace akm::exp {
@@ -239,12 +240,9 @@ struct Layout {
   std::size_t size() const { return rem(3); }
 };
 
+// ρ of the pooled least-squares map of direction i (sim/fitted_map.hpp, as in T4).
 double fitted_rho(const Vec& mean, const Layout& L, int i) {
-  const double* q = mean.data() + L.mom(i, 0);
-  Mat2 S00, S10;
-  S00 << q[0], q[1], q[1], q[2];
-  S10 << q[3], q[4], q[5], q[6];
-  return theory::spectral_radius(S10 * S00.inverse());
+  return theory::spectral_radius(fitted_map(mean.data() + L.mom(i, 0)));
 }
 
 McResult run_arm(ExperimentContext& ctx, const lg::Teacher& teacher, const Arm& arm, double alpha,
