@@ -39,12 +39,6 @@ struct SimulateState {
   std::string id;
 };
 
-engine::Precision parse_precision(const std::string& s) {
-  if (s == "double") return engine::Precision::f64;
-  if (s == "float") return engine::Precision::f32;
-  throw InputError("--precision", s, "must be double or float");
-}
-
 CsvTable rates_table(const simulate::Result& r) {
   CsvTable t{{"arm", "direction", "lambda", "lambda_hat", "kappa", "contraction_pred",
               "contraction", "contraction_se", "coupling_pred", "coupling", "coupling_se",
@@ -181,7 +175,7 @@ const RegisterCommand simulate_cmd(42, "simulate", [](CLI::App& app) -> Plan {
        "--backend", [&o](const std::string& s) { o.backend = simulate::parse_backend(s); }, "cpu | cuda")
       ->default_str(simulate::to_string(o.backend));
   c->add_option_function<std::string>(
-       "--precision", [&o](const std::string& s) { o.precision = parse_precision(s); },
+       "--precision", [&o](const std::string& s) { o.precision = engine::parse_precision(s); },
        "double | float (cuda: float)")->default_str(engine::to_string(o.precision));
   c->add_option_function<std::string>(
        "--false-alarm", [&o](const std::string& s) { o.false_alarm = parse_real("--false-alarm", s, "in (0, 1)"); },

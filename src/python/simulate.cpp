@@ -11,12 +11,6 @@ namespace akm::py {
 
 namespace {
 
-engine::Precision parse_precision(const std::string& s) {
-  if (s == "double") return engine::Precision::f64;
-  if (s == "float") return engine::Precision::f32;
-  throw InputError("--precision", s, "must be double or float");
-}
-
 pyb::object simulate_run(const std::string& spec, double beta, double eta, double alpha, double sigma,
                          const std::string& key, long long trials, long long steps,
                          unsigned long long seed, int threads, const std::string& backend,
@@ -37,7 +31,7 @@ pyb::object simulate_run(const std::string& spec, double beta, double eta, doubl
   o.seed = seed;
   o.threads = threads;
   o.backend = simulate::parse_backend(backend);
-  o.precision = parse_precision(precision);
+  o.precision = engine::parse_precision(precision);
   o.false_alarm = false_alarm;
   const Spectrum s = parse_spectrum(spec, seed);
   simulate::validate(o, s);

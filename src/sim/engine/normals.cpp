@@ -19,6 +19,8 @@
 
 #include "akm/sim/engine/engine.hpp"
 
+#include "akm/base/errors.hpp"
+
 #if defined(AKM_HAVE_MVEC) && defined(__AVX512F__)
 extern "C" {
 __m512d _ZGVeN8v_log(__m512d);
@@ -44,6 +46,12 @@ __m256 _ZGVdN8v_cosf(__m256);
 namespace akm::engine {
 
 const char* to_string(Precision p) { return p == Precision::f64 ? "double" : "float"; }
+
+Precision parse_precision(const std::string& s) {
+  if (s == "double") return Precision::f64;
+  if (s == "float") return Precision::f32;
+  throw InputError("--precision", s, "must be double or float");
+}
 
 namespace {
 

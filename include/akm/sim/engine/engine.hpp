@@ -9,6 +9,7 @@
 // tests/test_engine.cpp. Trials are independent and each writes its own row, so results
 // never depend on the thread count.
 #pragma once
+#include <string>
 #include <cstdint>
 #include <functional>
 
@@ -20,6 +21,8 @@ namespace akm::engine {
 
 enum class Precision { f64, f32 };
 const char* to_string(Precision p);
+/// "double" | "float"; else InputError naming --precision.
+Precision parse_precision(const std::string& s);
 
 /// A Stream that emits normals in batches: Philox blocks are generated several at a time
 /// (vectorized over consecutive counters) and transformed with vector Box–Muller. The
