@@ -1,7 +1,7 @@
 // interrupt — SIGINT/SIGTERM leave no partial results. Staging folders and temporary files
 // in flight are registered here; the handler removes them (async-signal-safe system calls
 // only), puts back a previous result folder caught mid-swap, and then dies by the same
-// signal. What a SIGKILL leaves behind is swept by the next ResultDir (report.cpp).
+// signal. What a SIGKILL leaves behind is swept by the next ResultDir (report/result_dir.cpp).
 #pragma once
 #include <filesystem>
 #include <stdexcept>
