@@ -2,6 +2,8 @@
 // (THEOREMS.md "How a check passes").
 #include "akm/check/check.hpp"
 
+#include "akm/check/power.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
@@ -178,6 +180,46 @@ void Checks::at_most(const std::string& name, double bound, double measured, dou
   records_.push_back(std::move(r));
 }
 
+CheckRecord& Checks::last(const char* what) {
+  if (finalized_ || records_.empty())
+    throw std::logic_error(std::string("Checks::") + what +
+                           " annotates the check added last, before finalize()");
+  return records_.back();
+}
+
+Checks& Checks::against(double alternative, const std::string& label) {
+  auto& r = last("against");
+  r.alternative = alternative;
+  r.alternative_label = label;
+  return *this;
+}
+
+Checks& Checks::effect(double relative) {
+  if (!(relative > 0.0)) throw std::invalid_argument("Checks::effect: relative effect must be > 0");
+  last("effect").effect = relative;
+  return *this;
+}
+
+Checks& Checks::sensitivity(double d_ln_eta, double d_ln_beta, double d_ln_lambda) {
+  auto& r = last("sensitivity");
+  r.d_ln_eta = d_ln_eta;
+  r.d_ln_beta = d_ln_beta;
+  r.d_ln_lambda = d_ln_lambda;
+  return *this;
+}
+
+Checks& Checks::lower_limit_of(double se, double z) {
+  auto& r = last("lower_limit_of");
+  r.stderr_measured = se;
+  r.z_one_sided = z;
+  return *this;
+}
+
+Checks& Checks::design() {
+  last("design").design = true;
+  return *this;
+}
+
 void Checks::finalize() {
   if (finalized_) throw std::logic_error("Checks: finalize() called twice");
   long long k = 0;
@@ -193,6 +235,7 @@ void Checks::finalize() {
       judge_exact(r);
     else
       judge_bound(r);
+    judge_power(r);
   }
   finalized_ = true;
 }
@@ -232,6 +275,22 @@ nlohmann::json Checks::to_json() const {
                    {"tolerance_below", number_or_null(r.tol_below)},
                    {"tolerance_above", number_or_null(r.tol_above)},
                    {"pass", r.pass}});
+    auto& j = out.back();
+    j["role"] = r.design ? "design" : "evidence";
+    if (std::isfinite(r.alternative)) {
+      j["alternative"] = r.alternative;
+      j["alternative_label"] = r.alternative_label;
+      j["power"] = number_or_null(r.power);
+    }
+    if (std::isfinite(r.effect)) j["declared_effect"] = r.effect;
+    j["mde"] = number_or_null(r.mde);
+    j["discriminates"] = r.discriminates;
+    auto resolution = nlohmann::json::object();  // relative error in θ detected at power 0.9
+    const std::pair<const char*, double> derivs[] = {
+        {"eta", r.d_ln_eta}, {"beta", r.d_ln_beta}, {"lambda", r.d_ln_lambda}};
+    for (const auto& [name, d] : derivs)
+      if (std::isfinite(d) && d != 0.0) resolution[name] = number_or_null(r.mde / std::abs(d));
+    if (!resolution.empty()) j["resolution"] = resolution;
   }
   return out;
 }

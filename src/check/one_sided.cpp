@@ -26,6 +26,7 @@ void mc_at_most(Checks& checks, const std::string& name, double bound, double me
   checks.at_most(fmt::format("{} [lower limit m − z·se; m = {:.6g}, se = {:.3g}, z = {:.3f}]", name,
                              measured, se, z),
                  bound, measured - z * se);
+  checks.lower_limit_of(se, z);  // so that power.hpp can say what this ceiling detects
 }
 
 }  // namespace akm

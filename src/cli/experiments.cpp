@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -14,58 +15,88 @@
 #include "akm/experiments/result_hash.hpp"
 #include "command.hpp"
 #include "notebooks_step.hpp"
+#include "expectations.hpp"
 #include "akm/base/progress.hpp"
 
 namespace akm::cli {
 namespace {
 
 // --resume: the previous result stands when its summary.json carries the current hash
-// (same code version, seed, quick flag and false-alarm rate); `pass` is its verdict.
-bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass) {
+// (same code version, seed, quick flag and false-alarm rate); its verdict is read back.
+bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass, std::string& status) {
   const auto path = opts.out_root / e.info.id / "summary.json";
   std::ifstream in(path);
   if (!in) return false;
   const auto j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("hash") || !j["hash"].is_string() || !j.contains("pass") ||
-      !j["pass"].is_boolean() || j["hash"].get<std::string>() != result_hash(e.info, opts))
+      !j["pass"].is_boolean() || j["hash"].get<std::string>() != result_hash(e.info, opts) ||
+      !j.contains("status") || !j["status"].is_object() || !j["status"].contains("status") ||
+      !j["status"]["status"].is_string())
     return false;
   pass = j["pass"].get<bool>();
+  status = j["status"]["status"].get<std::string>();
   return true;
 }
 
+// The expectation of claim `id`, compared with its status: "" when it matches (or nothing is
+// expected), else the line that says what differs.
+std::string expectation_mismatch(const std::map<std::string, Expectation>* expect, const std::string& id,
+                                 const std::string& status, bool quick) {
+  if (!expect) return "";
+  const auto it = expect->find(id);
+  if (it == expect->end()) return fmt::format("{}: no expected status registered (got {})", id, status);
+  const std::string want = to_string(quick ? it->second.quick : it->second.full);
+  if (want == status) return "";
+  return fmt::format("{}: status {} but {} expected in {} mode ({})", id, status, want,
+                     quick ? "quick" : "full", it->second.why);
+}
+
 int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts,
-             bool resume = false) {
+             bool resume = false, const std::map<std::string, Expectation>* expect = nullptr) {
   bool all = true;
+  std::vector<std::string> mismatches;
   RunProgress progress(list.size(), opts.progress);
+  // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
+  const bool tty = isatty(STDOUT_FILENO) && dist::size() == 1;
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
     bool kept_pass = false;
+    std::string status;
     // Under MPI, rank 0's files decide for every rank (the ranks must run the same experiments).
-    const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass));
+    const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass, status));
     if (resume) kept_pass = dist::agree(kept_pass);
     if (keep) {
-      std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}\n",
-                               e.info.id, kept_pass ? "PASS" : "FAIL",
+      std::cout << fmt::format("{:<4} {}  {}  kept: summary.json matches this version, seed and flags  {}\n",
+                               e.info.id, kept_pass ? "PASS" : "FAIL", status,
                                (opts.out_root / e.info.id).string());
       all = all && kept_pass;
-      continue;
+    } else {
+      progress.begin(k, e.info.id, e.info.title);
+      const auto t0 = std::chrono::steady_clock::now();
+      const auto r = run_experiment(e, opts);
+      const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const char* on = tty ? (r.pass ? "\033[32m" : "\033[1;31m") : "";
+      const char* off = tty ? "\033[0m" : "";
+      status = to_string(r.verdict.status);
+      std::cout << fmt::format("{:<4} {}{}{}  {}/{} checks passed  {:6.1f} s  {}\n     {}: {}\n", r.id,
+                               on, r.pass ? "PASS" : "FAIL", off, r.n_checks - r.n_failed,
+                               r.n_checks, secs, r.dir.string(), status, r.verdict.reason)
+                << std::flush;
+      all = all && r.pass;
     }
-    progress.begin(k, e.info.id, e.info.title);
-    const auto t0 = std::chrono::steady_clock::now();
-    const auto r = run_experiment(e, opts);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
-    const bool tty = isatty(STDOUT_FILENO) && dist::size() == 1;
-    const char* on = tty ? (r.pass ? "\033[32m" : "\033[1;31m") : "";
-    const char* off = tty ? "\033[0m" : "";
-    std::cout << fmt::format("{:<4} {}{}{}  {}/{} checks passed  {:6.1f} s  {}\n", r.id, on,
-                             r.pass ? "PASS" : "FAIL", off, r.n_checks - r.n_failed, r.n_checks, secs,
-                             r.dir.string());
-    all = all && r.pass;
+    if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick); !m.empty())
+      mismatches.push_back(std::move(m));
   }
   if (dist::root()) write_report(opts.out_root);
   std::cout << fmt::format("report: {}\n", (opts.out_root / "index.html").string());
-  return all ? 0 : 1;
+  if (!expect) return all ? 0 : 1;
+  // With --expect the exit code says whether every claim has its registered status: a FAIL
+  // that is expected (a contradicted claim) is 0, any change of status is 1.
+  for (const auto& m : mismatches) std::cout << "unexpected: " << m << "\n";
+  if (mismatches.empty())
+    std::cout << fmt::format("every claim has its expected status ({} {} mode)\n", list.size(),
+                             opts.quick ? "quick" : "full");
+  return mismatches.empty() ? 0 : 1;
 }
 
 const RegisterCommand list_cmd(10, "list", [](CLI::App& app) -> Action {
@@ -94,7 +125,22 @@ struct RunState {
   RunOptions opts;
   bool resume = false;
   std::string backend = "cpu";
+  std::string expect_file;
+  std::map<std::string, Expectation> expect;
+  const std::map<std::string, Expectation>* expected() const {
+    return expect_file.empty() ? nullptr : &expect;
+  }
 };
+
+void add_expect_flag(CLI::App* cmd, RunState& st) {
+  cmd->add_option("--expect", st.expect_file,
+                  "file of expected claim statuses (tests/expected_status.txt): exit 0 exactly "
+                  "when every claim run has its expected status");
+}
+
+void load_expectations(RunState& st) {
+  if (!st.expect_file.empty()) st.expect = read_expectations(st.expect_file);
+}
 
 // Experiments run their Monte Carlo on the CPU reference engine (akm/rules/kernels.hpp per trial,
 // akm/sim/sim.hpp): none of them is built on a workload with a CUDA launcher, so `run` accepts
@@ -118,12 +164,14 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
                 "skip experiments whose summary.json matches this code version, seed, --quick "
                 "and --false-alarm");
   run->add_option("--backend", st->backend, "cpu (experiments have no CUDA kernels)")->capture_default_str();
+  add_expect_flag(run, *st);
   return {[st] {
             require_cpu_backend(st->backend);
             st->chosen = find_all(st->ids);
             st->opts = to_options(st->flags);
+            load_expectations(*st);
           },
-          [st] { return run_many(st->chosen, st->opts, st->resume); }};
+          [st] { return run_many(st->chosen, st->opts, st->resume, st->expected()); }};
 });
 
 struct ReproduceState : RunState {
@@ -139,13 +187,15 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   rep->add_flag("--resume", st->resume,
                 "skip experiments whose summary.json matches this code version, seed, --quick "
                 "and --false-alarm (its \"hash\"); rerun the rest");
+  add_expect_flag(rep, *st);
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
             st->opts = to_options(st->flags);
             st->nb_dir = notebook_dir(st->opts, st->notebooks);  // validated before any work
+            load_expectations(*st);
           },
           [st] {
-            const int rc = run_many(st->chosen, st->opts, st->resume);
+            const int rc = run_many(st->chosen, st->opts, st->resume, st->expected());
             if (dist::root()) export_notebooks_and_report(st->opts, st->nb_dir);
             return rc;
           }};

@@ -87,6 +87,10 @@ McOptions ExperimentContext::mc(long long trials, const std::string& what, int g
   return o;
 }
 
+void ExperimentContext::gate(const std::string& name, const std::string& reason) {
+  gated.push_back({{"check", name}, {"reason", reason}});
+}
+
 std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
   // Shortest round-trip text of the rate, so 1e-6 and 0.000001 hash alike.
   const std::string key = fmt::format("akm-result-v1|{}|{}|{}|{}|{}", version(), info.id, opts.seed,
@@ -102,9 +106,10 @@ std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
 ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opts) {
   const auto t0 = std::chrono::steady_clock::now();
   ResultDir out(opts.out_root, e.info.id);
-  ExperimentContext ctx{opts, out, Checks(opts.family_alpha)};
+  ExperimentContext ctx(opts, out);
   e.body(ctx);
   ctx.checks.finalize();
+  const ClaimVerdict verdict = claim_verdict(ctx.checks, ctx.kind, ctx.findings);
 
   nlohmann::json summary = {
       {"id", e.info.id},
@@ -120,6 +125,8 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
       {"params", ctx.params},
       {"checks", ctx.checks.to_json()},
       {"pass", ctx.checks.all_pass()},
+      {"status", verdict.to_json()},
+      {"gated", ctx.gated},
       {"hash", result_hash(e.info, opts)},
   };
   // Wall time is printed by the CLI, not stored: summary.json must not depend on the
@@ -128,7 +135,8 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
   out.write_json("summary.json", summary);
   out.commit();
 
-  ExperimentOutcome r{e.info.id, ctx.checks.all_pass(), ctx.checks.size(), 0, out.final_path()};
+  ExperimentOutcome r{e.info.id, ctx.checks.all_pass(), verdict, ctx.checks.size(), 0,
+                      out.final_path()};
   for (const auto& c : ctx.checks.records()) r.n_failed += c.pass ? 0 : 1;
   return r;
 }

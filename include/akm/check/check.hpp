@@ -44,7 +44,20 @@ struct CheckRecord {
   double tol_below = 0, tol_above = 0;  ///< pass iff −tol_below ≤ m − p ≤ tol_above
   long long comparisons = 1; ///< how many comparisons the record stands for (Bonferroni)
   double rel = 0, abs = 0;   ///< exact checks only
+  double z_one_sided = 0;    ///< mc_at_most only: z of the lower limit m − z·se
   bool pass = false;
+
+  // What the check can tell (check/power.hpp, README "Claim statuses"); set by finalize().
+  bool design = false;       ///< checks the run's set-up, never evidence for the claim
+  double alternative = std::numeric_limits<double>::quiet_NaN();  ///< named alternative value
+  std::string alternative_label;                                  ///< e.g. "EMA"
+  double effect = std::numeric_limits<double>::quiet_NaN();  ///< declared relative effect
+  double d_ln_eta = std::numeric_limits<double>::quiet_NaN();     ///< ∂predicted/∂ln η
+  double d_ln_beta = std::numeric_limits<double>::quiet_NaN();    ///< ∂predicted/∂ln β
+  double d_ln_lambda = std::numeric_limits<double>::quiet_NaN();  ///< ∂predicted/∂ln λ̂ (or κ)
+  double power = std::numeric_limits<double>::quiet_NaN();  ///< P(fail | alternative true)
+  double mde = std::numeric_limits<double>::quiet_NaN();    ///< |Δ| failed with power 0.9
+  bool discriminates = false;  ///< evidence with power ≥ 0.9 against its alternative
 };
 
 /// Two-sided standard-normal quantile: z with P(|Z| > z) = p.
@@ -72,6 +85,20 @@ class Checks {
   /// Deterministic inequality claim: measured ≤ bound·(1 + rel) (e.g. a ceiling, a bracket).
   void at_most(const std::string& name, double bound, double measured, double rel = 1e-12);
 
+  // Power annotations of the check added last (check/power.hpp). Call before finalize().
+  /// The alternative the check must rule out (for AK claims usually the EMA prediction).
+  Checks& against(double alternative, const std::string& label);
+  /// Without an alternative: the relative error of the prediction the check must detect
+  /// (default kDeclaredEffect, declared before the run).
+  Checks& effect(double relative);
+  /// Derivatives of the prediction in ln η, ln β, ln λ̂ (NaN where it does not depend): the
+  /// claim's resolution in each parameter is mde / |derivative|.
+  Checks& sensitivity(double d_ln_eta, double d_ln_beta, double d_ln_lambda);
+  /// The bound check added last compares a Monte-Carlo lower limit m − z·se (one_sided.hpp).
+  Checks& lower_limit_of(double se, double z);
+  /// The check tests the run's design (a generator, a set-up identity), not the claim.
+  Checks& design();
+
   /// Computes z and every tolerance and verdict. Call once, after the last check.
   void finalize();
   double z() const { return z_; }
@@ -87,6 +114,7 @@ class Checks {
   double z_ = 0.0;
   bool finalized_ = false;
   std::vector<CheckRecord> records_;
+  CheckRecord& last(const char* what);
 };
 
 }  // namespace akm

@@ -11,6 +11,7 @@
 
 #include "akm/base/version.hpp"
 #include "akm/check/check.hpp"
+#include "akm/check/status.hpp"
 #include "akm/report/report.hpp"
 #include "akm/sim/sim.hpp"
 
@@ -35,11 +36,18 @@ struct ExperimentInfo {
 
 /// What an experiment body sees: options, the output folder, its checks and params.
 struct ExperimentContext {
+  ExperimentContext(const RunOptions& o, ResultDir& dir)
+      : opts(o), out(dir), checks(o.family_alpha) {}
   const RunOptions& opts;
   ResultDir& out;
   Checks checks;
   nlohmann::json params = nlohmann::json::object();  ///< everything needed to recompute
                                                      ///< every prediction without akm
+  ClaimKind kind = ClaimKind::Theorem;    ///< set by the body before its checks (status.hpp)
+  std::vector<std::string> findings;      ///< measured results a Finding reports, with numbers
+  nlohmann::json gated = nlohmann::json::array();  ///< checks a pre-registered gate removed
+  /// Records that a gate (README "Check rules") removed the check `name`, and why.
+  void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
   McOptions mc(long long trials, const std::string& what, int groups = 0) const;
 };
@@ -80,6 +88,7 @@ struct Registrar {
 struct ExperimentOutcome {
   std::string id;
   bool pass = false;
+  ClaimVerdict verdict;
   std::size_t n_checks = 0, n_failed = 0;
   std::filesystem::path dir;
 };

@@ -1,0 +1,63 @@
+// power — power and minimum detectable effect of a check (see the header).
+#include "akm/check/power.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <boost/math/distributions/normal.hpp>
+
+namespace akm {
+
+namespace {
+
+double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+
+double z_power() {  // one-sided normal quantile at kPowerTarget (1.2816 for 0.9)
+  static const double z =
+      boost::math::quantile(boost::math::normal_distribution<double>(), kPowerTarget);
+  return z;
+}
+
+bool monte_carlo(const CheckRecord& r) { return r.kind == "mc" || r.kind == "family"; }
+
+double combined_se(const CheckRecord& r) {
+  return std::hypot(r.stderr_measured, r.stderr_predicted);
+}
+
+}  // namespace
+
+double power_at(const CheckRecord& r, double delta) {
+  if (monte_carlo(r)) {
+    const double s = combined_se(r);
+    if (!(s > 0.0)) return (delta > r.tol_above || -delta > r.tol_below) ? 1.0 : 0.0;
+    return phi((-r.tol_below - delta) / s) + phi((delta - r.tol_above) / s);
+  }
+  if (r.kind == "bound" && r.z_one_sided > 0.0 && r.stderr_measured > 0.0)
+    // m − z·se ≤ bound fails when the mean sits delta above the bound.
+    return phi(delta / r.stderr_measured - r.z_one_sided);
+  return std::abs(delta) > r.tolerance ? 1.0 : 0.0;  // exact, deterministic bound
+}
+
+double minimum_detectable_effect(const CheckRecord& r) {
+  if (monte_carlo(r)) return std::max(r.tol_above, r.tol_below) + z_power() * combined_se(r);
+  if (r.kind == "bound" && r.z_one_sided > 0.0)
+    return (r.z_one_sided + z_power()) * r.stderr_measured;
+  return r.tolerance;
+}
+
+void judge_power(CheckRecord& r) {
+  r.mde = minimum_detectable_effect(r);
+  const bool deterministic = !monte_carlo(r) && !(r.kind == "bound" && r.z_one_sided > 0.0);
+  if (std::isfinite(r.alternative)) {
+    r.power = power_at(r, r.alternative - r.predicted);
+    r.discriminates = r.power >= kPowerTarget;
+  } else if (deterministic) {
+    r.discriminates = true;
+  } else {
+    const double effect = std::isfinite(r.effect) ? r.effect : kDeclaredEffect;
+    r.discriminates = r.predicted != 0.0 && r.mde <= effect * std::abs(r.predicted);
+  }
+  if (r.design) r.discriminates = false;
+}
+
+}  // namespace akm

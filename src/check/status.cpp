@@ -1,0 +1,142 @@
+// status — claim statuses from checks (rules in the header).
+#include "akm/check/status.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "akm/base/errors.hpp"
+
+namespace akm {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+// min over evidence checks of mde / |derivative| (the relative error in θ that is detected).
+double resolution(const Checks& checks, double CheckRecord::*derivative) {
+  double best = kNaN;
+  for (const auto& r : checks.records()) {
+    const double d = r.*derivative;
+    if (r.design || !std::isfinite(d) || d == 0.0 || !std::isfinite(r.mde)) continue;
+    const double res = r.mde / std::abs(d);
+    if (!(res >= best)) best = res;
+  }
+  return best;
+}
+
+std::string names_of_failed(const Checks& checks, bool design) {
+  std::string out;
+  int n = 0;
+  for (const auto& r : checks.records()) {
+    if (r.pass || r.design != design) continue;
+    if (++n <= 3) out += (out.empty() ? "" : "; ") + r.name;
+  }
+  if (n > 3) out += fmt::format("; and {} more", n - 3);
+  return out;
+}
+
+}  // namespace
+
+std::string to_string(ClaimStatus s) {
+  switch (s) {
+    case ClaimStatus::Supported: return "SUPPORTED";
+    case ClaimStatus::Contradicted: return "CONTRADICTED";
+    case ClaimStatus::NotReproducedAtScale: return "NOT REPRODUCED AT THIS SCALE";
+    case ClaimStatus::Inconclusive: return "INCONCLUSIVE";
+    case ClaimStatus::Reported: return "REPORTED";
+  }
+  return "?";
+}
+
+ClaimStatus parse_claim_status(const std::string& text, const std::string& what) {
+  std::string t = text;
+  std::replace(t.begin(), t.end(), '_', ' ');
+  std::replace(t.begin(), t.end(), '-', ' ');
+  std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::toupper(c); });
+  for (auto s : {ClaimStatus::Supported, ClaimStatus::Contradicted,
+                 ClaimStatus::NotReproducedAtScale, ClaimStatus::Inconclusive,
+                 ClaimStatus::Reported})
+    if (to_string(s) == t) return s;
+  throw InputError(what, text,
+                   "must be SUPPORTED, CONTRADICTED, NOT_REPRODUCED_AT_THIS_SCALE, INCONCLUSIVE "
+                   "or REPORTED");
+}
+
+nlohmann::json ClaimVerdict::to_json() const {
+  return {{"status", to_string(status)},
+          {"reason", reason},
+          {"evidence_checks", n_evidence},
+          {"discriminating_checks", n_discriminating},
+          {"design_checks", n_design},
+          {"failed_checks", n_failed},
+          {"resolution",
+           {{"prediction", number_or_null(resolution_prediction)},
+            {"eta", number_or_null(resolution_eta)},
+            {"beta", number_or_null(resolution_beta)},
+            {"lambda", number_or_null(resolution_lambda)}}}};
+}
+
+ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
+                           const std::vector<std::string>& findings) {
+  ClaimVerdict v;
+  int failed_evidence = 0, failed_design = 0;
+  v.resolution_prediction = kNaN;
+  for (const auto& r : checks.records()) {
+    (r.design ? v.n_design : v.n_evidence) += 1;
+    v.n_discriminating += r.discriminates ? 1 : 0;
+    if (!r.pass) (r.design ? failed_design : failed_evidence) += 1;
+    if (!r.design && r.predicted != 0.0 && std::isfinite(r.mde)) {
+      const double rel = r.mde / std::abs(r.predicted);
+      if (!(rel >= v.resolution_prediction)) v.resolution_prediction = rel;
+    }
+  }
+  v.n_failed = failed_evidence + failed_design;
+  v.resolution_eta = resolution(checks, &CheckRecord::d_ln_eta);
+  v.resolution_beta = resolution(checks, &CheckRecord::d_ln_beta);
+  v.resolution_lambda = resolution(checks, &CheckRecord::d_ln_lambda);
+
+  const std::string power = fmt::format("{} of {} evidence checks discriminate (power ≥ 0.9)",
+                                        v.n_discriminating, v.n_evidence);
+  if (kind == ClaimKind::Finding) {
+    std::string text;
+    for (const auto& f : findings) text += (text.empty() ? "" : "; ") + f;
+    if (failed_design > 0) {
+      v.status = ClaimStatus::Inconclusive;
+      v.reason = "a design check failed, so the finding is not reported: " +
+                 names_of_failed(checks, true);
+    } else if (failed_evidence > 0) {
+      v.status = ClaimStatus::Contradicted;
+      v.reason = fmt::format("{} check(s) failed: {}", failed_evidence, names_of_failed(checks, false));
+    } else {
+      v.status = ClaimStatus::Reported;
+      v.reason = text.empty() ? "measured finding (no pass rule)" : text;
+    }
+    return v;
+  }
+  if (failed_evidence > 0) {
+    v.status = kind == ClaimKind::Empirical ? ClaimStatus::NotReproducedAtScale
+                                            : ClaimStatus::Contradicted;
+    v.reason = fmt::format("{} of {} evidence checks failed: {}", failed_evidence, v.n_evidence,
+                           names_of_failed(checks, false));
+  } else if (failed_design > 0) {
+    v.status = ClaimStatus::Inconclusive;
+    v.reason = "a design check failed, so the run cannot judge the claim: " +
+               names_of_failed(checks, true);
+  } else if (v.n_discriminating > 0) {
+    v.status = ClaimStatus::Supported;
+    v.reason = "every check passed; " + power;
+  } else {
+    v.status = ClaimStatus::Inconclusive;
+    v.reason = "every check passed but none has power ≥ 0.9 against its alternative; " + power;
+  }
+  return v;
+}
+
+}  // namespace akm
