@@ -127,6 +127,7 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
       {"pass", ctx.checks.all_pass()},
       {"status", verdict.to_json()},
       {"gated", ctx.gated},
+      {"findings", ctx.findings},
       {"hash", result_hash(e.info, opts)},
   };
   // Wall time is printed by the CLI, not stored: summary.json must not depend on the

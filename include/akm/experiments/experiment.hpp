@@ -44,7 +44,8 @@ struct ExperimentContext {
   nlohmann::json params = nlohmann::json::object();  ///< everything needed to recompute
                                                      ///< every prediction without akm
   ClaimKind kind = ClaimKind::Theorem;    ///< set by the body before its checks (status.hpp)
-  std::vector<std::string> findings;      ///< measured results a Finding reports, with numbers
+  std::vector<std::string> findings;      ///< measured results, with numbers (summary.json
+                                          ///< "findings"; a Finding's status reason)
   nlohmann::json gated = nlohmann::json::array();  ///< checks a pre-registered gate removed
   /// Records that a gate (README "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
