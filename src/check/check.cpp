@@ -116,13 +116,14 @@ Checks::Checks(double family_alpha) : alpha_(family_alpha) {
     throw std::invalid_argument("Checks: family_alpha must be in (0, 1)");
 }
 
-void Checks::mc(const std::string& name, double predicted, double measured, double se,
+Checks& Checks::mc(const std::string& name, double predicted, double measured, double se,
                 double se_pred, double bias_bound) {
   mc_family(name, predicted, measured, se, 1, se_pred, bias_bound);
   records_.back().kind = "mc";
+  return *this;
 }
 
-void Checks::mc_family(const std::string& name, double predicted, double measured, double se,
+Checks& Checks::mc_family(const std::string& name, double predicted, double measured, double se,
                        long long comparisons, double se_pred, double bias_bound) {
   if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
   if (comparisons < 1)
@@ -137,24 +138,27 @@ void Checks::mc_family(const std::string& name, double predicted, double measure
   r.bias_bound = bias_bound;
   r.comparisons = comparisons;
   records_.push_back(std::move(r));
+  return *this;
 }
 
-void Checks::mc(const std::string& name, double predicted, const MeanEstimate& e,
+Checks& Checks::mc(const std::string& name, double predicted, const MeanEstimate& e,
                 double se_pred, double bias_bound) {
   mc_family(name, predicted, e, 1, se_pred, bias_bound);
   records_.back().kind = "mc";
+  return *this;
 }
 
-void Checks::mc_family(const std::string& name, double predicted, const MeanEstimate& e,
+Checks& Checks::mc_family(const std::string& name, double predicted, const MeanEstimate& e,
                        long long comparisons, double se_pred, double bias_bound) {
   mc_family(name, predicted, e.mean, e.se, comparisons, se_pred, bias_bound);
   CheckRecord& r = records_.back();
   r.skew = e.skew;
   r.dof = e.dof;
   r.se_exact = e.se_exact;
+  return *this;
 }
 
-void Checks::exact(const std::string& name, double predicted, double measured, double rel,
+Checks& Checks::exact(const std::string& name, double predicted, double measured, double rel,
                    double abs) {
   if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
   CheckRecord r;
@@ -166,9 +170,10 @@ void Checks::exact(const std::string& name, double predicted, double measured, d
   r.abs = abs;
   r.comparisons = 1;
   records_.push_back(std::move(r));
+  return *this;
 }
 
-void Checks::at_most(const std::string& name, double bound, double measured, double rel) {
+Checks& Checks::at_most(const std::string& name, double bound, double measured, double rel) {
   if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
   CheckRecord r;
   r.name = name;
@@ -178,6 +183,7 @@ void Checks::at_most(const std::string& name, double bound, double measured, dou
   r.rel = rel;
   r.comparisons = 1;
   records_.push_back(std::move(r));
+  return *this;
 }
 
 CheckRecord& Checks::last(const char* what) {

@@ -68,22 +68,22 @@ class Checks {
   explicit Checks(double family_alpha = 1e-6);
 
   /// Monte-Carlo comparison of a mean against its prediction.
-  void mc(const std::string& name, double predicted, double measured, double se,
+  Checks& mc(const std::string& name, double predicted, double measured, double se,
           double se_pred = 0.0, double bias_bound = 0.0);
   /// `comparisons` simultaneous Monte-Carlo comparisons summarized by the worst one
   /// (largest |m−p|/se); each counts toward Bonferroni.
-  void mc_family(const std::string& name, double predicted, double measured, double se,
+  Checks& mc_family(const std::string& name, double predicted, double measured, double se,
                  long long comparisons, double se_pred = 0.0, double bias_bound = 0.0);
   /// The same with the estimate's skewness and degrees of freedom (header).
-  void mc(const std::string& name, double predicted, const MeanEstimate& measured,
+  Checks& mc(const std::string& name, double predicted, const MeanEstimate& measured,
           double se_pred = 0.0, double bias_bound = 0.0);
-  void mc_family(const std::string& name, double predicted, const MeanEstimate& measured,
+  Checks& mc_family(const std::string& name, double predicted, const MeanEstimate& measured,
                  long long comparisons, double se_pred = 0.0, double bias_bound = 0.0);
   /// Algebraic identity: |m − p| ≤ rel·max(|p|, |m|) + abs.
-  void exact(const std::string& name, double predicted, double measured, double rel = 1e-10,
+  Checks& exact(const std::string& name, double predicted, double measured, double rel = 1e-10,
              double abs = 0.0);
   /// Deterministic inequality claim: measured ≤ bound·(1 + rel) (e.g. a ceiling, a bracket).
-  void at_most(const std::string& name, double bound, double measured, double rel = 1e-12);
+  Checks& at_most(const std::string& name, double bound, double measured, double rel = 1e-12);
 
   // Power annotations of the check added last (check/power.hpp). Call before finalize().
   /// The alternative the check must rule out (for AK claims usually the EMA prediction).
