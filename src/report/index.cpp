@@ -158,6 +158,7 @@ nlohmann::json root_summary(const std::vector<Experiment>& exps) {
                     {"title", string_or(s, "title", "")},
                     {"paper_labels", s.value("paper_labels", nlohmann::json::array())},
                     {"pass", e.pass},
+                    {"status", s.value("status", nlohmann::json(nullptr))},
                     {"n_checks", e.n_checks},
                     {"n_failed", e.n_failed},
                     {"quick", s.value("quick", nlohmann::json(nullptr))},
@@ -270,6 +271,52 @@ std::string predicted_vs_measured(const Experiment& e) {
                      html_escape(fmt::format("{:.2f}", abs_z(c))), field(c, "tolerance"));
 }
 
+// The claim status (check/status.hpp) of a summary: "" for results of older versions.
+std::string status_of(const nlohmann::json& s) {
+  if (!s.contains("status") || !s["status"].is_object()) return "";
+  return string_or(s["status"], "status", "");
+}
+
+std::string status_html(const nlohmann::json& s) {
+  const std::string st = status_of(s);
+  if (st.empty()) return "";
+  const char* cls = st == "SUPPORTED" ? "pass" : (st == "CONTRADICTED" ? "fail" : "note");
+  return fmt::format("<br><span class=\"{}\">{}</span><br><span class=\"note\">{}/{} discriminate</span>",
+                     cls, html_escape(st), field(s["status"], "discriminating_checks"),
+                     field(s["status"], "evidence_checks"));
+}
+
+// Status, reason, resolution, findings and gated checks of one experiment.
+std::string status_block(const nlohmann::json& s) {
+  if (status_of(s).empty()) return "";
+  const auto& st = s["status"];
+  std::string out = fmt::format("<p><b>Status: {}</b> &mdash; {}</p>\n", html_escape(status_of(s)),
+                                html_escape(string_or(st, "reason", "")));
+  if (st.contains("resolution") && st["resolution"].is_object()) {
+    std::string res;
+    for (const char* k : {"prediction", "eta", "beta", "lambda"})
+      if (st["resolution"].contains(k) && st["resolution"][k].is_number())
+        res += fmt::format("{}{} {:.3g}", res.empty() ? "" : " &middot; ", k,
+                           st["resolution"][k].get<double>());
+    if (!res.empty())
+      out += "<p class=\"meta\">Resolution (smallest relative error detected with power 0.9): " +
+             res + "</p>\n";
+  }
+  for (const char* key : {"findings", "gated"}) {
+    if (!s.contains(key) || !s[key].is_array() || s[key].empty()) continue;
+    out += fmt::format("<p>{}</p>\n<ul>\n", std::string(key) == "findings"
+                                                ? "Findings"
+                                                : "Checks removed by a pre-registered gate");
+    for (const auto& f : s[key])
+      out += "<li>" +
+             html_escape(f.is_string() ? f.get<std::string>()
+                                       : string_or(f, "check", "") + ": " + string_or(f, "reason", "")) +
+             "</li>\n";
+    out += "</ul>\n";
+  }
+  return out;
+}
+
 std::string overview_row(const Experiment& e) {
   const auto& s = e.summary;
   const bool is_quick = s.contains("quick") && s["quick"].is_boolean() && s["quick"].get<bool>();
@@ -281,7 +328,7 @@ std::string overview_row(const Experiment& e) {
       "<td>{}{}</td><td>{}/{}</td><td class=\"pvm\">{}</td><td class=\"figs\">{}</td>"
       "<td><a href=\"{}\">summary.json</a>{}</td></tr>\n",
       e.pass ? "ok" : "bad", html_escape(e.id), html_escape(e.id), html_escape(e.id),
-      html_escape(string_or(s, "title", "")), labels_html(s), verdict(e.pass), quick,
+      html_escape(string_or(s, "title", "")), labels_html(s), verdict(e.pass) + status_html(s), quick,
       e.n_checks - e.n_failed, e.n_checks, predicted_vs_measured(e), thumbnails_html(e),
       url_path(e.folder + "/summary.json"), notebook);
 }
@@ -290,9 +337,13 @@ std::string check_row(const nlohmann::json& c) {
   const bool ok = passed(c);
   return fmt::format(
       "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>\n",
+      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>"
+      "<td>{}</td></tr>\n",
       ok ? "ok" : "bad", field(c, "name"), field(c, "kind"), field(c, "predicted"),
-      field(c, "measured"), field(c, "stderr"), field(c, "tolerance"), verdict(ok));
+      field(c, "measured"), field(c, "stderr"), field(c, "tolerance"), verdict(ok), field(c, "mde"),
+      c.contains("discriminates") && c["discriminates"].is_boolean() && c["discriminates"].get<bool>()
+          ? "yes"
+          : (string_or(c, "role", "") == "design" ? "design" : "no"));
 }
 
 std::string experiment_section(const Experiment& e) {
@@ -304,8 +355,10 @@ std::string experiment_section(const Experiment& e) {
       html_escape(e.id), html_escape(string_or(s, "title", "")), verdict(e.pass),
       meta_labels_html(s), field(s, "seed"), field(s, "version"), field(s, "quick"),
       url_path(e.folder + "/summary.json"));
+  out += status_block(s);
   out += "<table class=\"checks\">\n<tr><th>check</th><th>kind</th><th>predicted</th>"
-         "<th>measured</th><th>stderr</th><th>tolerance</th><th>verdict</th></tr>\n";
+         "<th>measured</th><th>stderr</th><th>tolerance</th><th>verdict</th>"
+         "<th>mde (power 0.9)</th><th>discriminates</th></tr>\n";
   if (s.contains("checks") && s["checks"].is_array())
     for (const auto& c : s["checks"]) out += check_row(c);
   out += "</table>\n";
