@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
+#include "key_step.hpp"
 
 namespace akm::engine {
 namespace {
@@ -78,21 +79,13 @@ void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
   int drawn = 0;  // steps whose key has been drawn
   auto next_key = [&](double* __restrict row) {
     keys.fill(z, n);
-    if (drawn == 0) {
-#pragma omp simd
-      for (int i = 0; i < n; ++i) x[i] = lam_sqrt[i] * z[i];  // x_0 stationary
-    } else {
-#pragma omp simd
-      for (int i = 0; i < n; ++i) x[i] = ar * x[i] + innov * lam_sqrt[i] * z[i];
-    }
+    if (drawn == 0)
+      key_start(lam_sqrt, z, x, n);  // x_0 stationary
+    else
+      key_advance(lam_sqrt, z, x, n, ar, innov);
     ++drawn;
     if (normalized) {
-      double nn = 0.0;
-#pragma omp simd reduction(+ : nn)
-      for (int i = 0; i < n; ++i) nn += x[i] * x[i];
-      const double inv = 1.0 / std::sqrt(nn);
-#pragma omp simd
-      for (int i = 0; i < n; ++i) row[i] = x[i] * inv;
+      key_normalize(x, row, n);
     } else {
       std::copy(x, x + n, row);
     }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
+#include "key_step.hpp"
 
 namespace akm::engine {
 
@@ -32,22 +33,15 @@ phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::Measu
   double log_scale = 0.0;
   phase::TrialResult r;
   keys.fill(z, n);
-#pragma omp simd
-  for (int i = 0; i < n; ++i) x[i] = lam_sqrt[i] * z[i];  // x_0 stationary
+  key_start(lam_sqrt, z, x, n);  // x_0 stationary
   for (int t = 1; t <= o.steps; ++t) {
     if (t > 1) {
       keys.fill(z, n);
-#pragma omp simd
-      for (int i = 0; i < n; ++i) x[i] = ar * x[i] + innov * lam_sqrt[i] * z[i];
+      key_advance(lam_sqrt, z, x, n, ar, innov);
     }
     const double* kk = x;
     if (normalized) {
-      double nn = 0.0;
-#pragma omp simd reduction(+ : nn)
-      for (int i = 0; i < n; ++i) nn += x[i] * x[i];
-      const double inv = 1.0 / std::sqrt(nn);
-#pragma omp simd
-      for (int i = 0; i < n; ++i) k[i] = x[i] * inv;
+      key_normalize(x, k, n);
       kk = k;
     }
     double dot = 0.0;
