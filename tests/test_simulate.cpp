@@ -12,6 +12,8 @@
 // ≤ 2·T·δ·S, and e_T by ≤ T·δ·S^{1/2}.
 #include <gtest/gtest.h>
 
+#include "akm/theory/phase.hpp"
+
 #include <cmath>
 
 #include "akm/sim/cuda.hpp"
@@ -220,9 +222,9 @@ TEST(Simulate, RawSecondMomentRadius) {
     growth = W.sum() / V.sum();
     V = W / W.sum();
   }
-  EXPECT_NEAR(simulate::raw_second_moment_radius(beta, eta, lam), growth, 1e-9);
+  EXPECT_NEAR(phase::ms_radius_raw(lam, beta, eta), growth, 1e-9);
   Vec one(1);
   one << 2.0;  // n = 1: (β − ηλ)² + 2η²λ² (E z⁴ = 3)
-  EXPECT_NEAR(simulate::raw_second_moment_radius(beta, eta, one),
+  EXPECT_NEAR(phase::ms_radius_raw(one, beta, eta),
               std::pow(beta - eta * 2, 2) + 2 * eta * eta * 4, 1e-12);
 }

@@ -1,5 +1,6 @@
 // simulate — run and analysis behind `akm simulate` (see akm/check/simulate.hpp).
 #include "akm/check/simulate.hpp"
+#include "akm/theory/phase.hpp"
 
 #include <array>
 #include <chrono>
@@ -23,34 +24,6 @@ Backend parse_backend(const std::string& s) {
 
 const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "cuda"; }
 
-double raw_second_moment_radius(double beta, double eta, const Vec& lambda) {
-  // V ← E[F V F], F = βI − ηxxᵀ, x ~ N(0, diag λ): on diag V it is D + η²λλᵀ with
-  // D_ii = (β − ηλ_i)² + η²λ_i² (Gaussian fourth moments E[xxᵀVxxᵀ] = 2ΣVΣ + tr(VΣ)Σ);
-  // off-diagonal entries decay by (β−ηλ_i)(β−ηλ_j) + η²λ_iλ_j ≤ √(D_ii D_jj). The Perron
-  // root ρ > max D of a diagonal plus rank-one map solves η²Σ λ_i²/(ρ − D_ii) = 1 (bisection).
-  const Eigen::Index n = lambda.size();
-  double dmax = 0.0;
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double b = theory::beta_tilde(beta, eta, lambda[i]);
-    dmax = std::max(dmax, b * b + eta * eta * lambda[i] * lambda[i]);
-  }
-  auto f = [&](double rho) {
-    double s = 0.0;
-    for (Eigen::Index i = 0; i < n; ++i) {
-      const double b = theory::beta_tilde(beta, eta, lambda[i]);
-      s += eta * eta * lambda[i] * lambda[i] / (rho - (b * b + eta * eta * lambda[i] * lambda[i]));
-    }
-    return s;
-  };
-  double lo = dmax, hi = dmax + 1.0;
-  while (f(hi) > 1.0) hi = dmax + 2.0 * (hi - dmax);
-  for (int it = 0; it < 200; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    (f(mid) > 1.0 ? lo : hi) = mid;
-  }
-  return hi;
-}
-
 void validate(const Options& o, const Spectrum& s) {
   require_beta(o.beta);
   require_eta(o.eta);
@@ -72,7 +45,7 @@ void validate(const Options& o, const Spectrum& s) {
                                  "contract in expectation (lambda_max = {})",
                                  show(bound / lmax), show(lmax)));
   if (o.key == Key::raw) {
-    const double r2 = raw_second_moment_radius(o.beta, o.eta, s.lambda);
+    const double r2 = phase::ms_radius_raw(s.lambda, o.beta, o.eta);
     if (!(r2 < 1.0))
       throw InputError("eta", show(o.eta),
                        fmt::format("the raw-key buffer must be mean-square stable for Monte-Carlo "

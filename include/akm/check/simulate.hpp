@@ -47,13 +47,9 @@ struct Options {
   std::function<void(long long, long long)> progress;  ///< (groups done, groups)
 };
 
-/// Spectral radius of the second-moment map of the raw-key transport v ← v(βI − ηxxᵀ)
-/// (Gaussian keys, eigenvalues λ); < 1 iff E‖v_t‖² → 0 (mean-square stable).
-double raw_second_moment_radius(double beta, double eta, const Vec& lambda);
-
 /// Refuses bad options (InputError naming the flag, the value and the valid range): β ∈
 /// [0,1), η > 0 with the contraction condition of the key (raw key: also mean-square
-/// stable, raw_second_moment_radius < 1), α > 0, σ ≥ 0, trials ≥ 100,
+/// stable, phase::ms_radius_raw < 1 (theory/phase.hpp)), α > 0, σ ≥ 0, trials ≥ 100,
 /// 1 ≤ steps ≤ 10⁶, n ≤ 8192, false alarm in (0,1), backend availability (cuda: built, a device,
 /// float precision).
 void validate(const Options& o, const Spectrum& s);
