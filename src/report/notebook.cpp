@@ -183,6 +183,51 @@ std::string setup_code(const std::string& results_ref, const std::string& folder
       nlohmann::json(results_ref).dump(), nlohmann::json(folder).dump(), list);
 }
 
+// The live section: cells that call the akm Python module (src/python) from the notebook —
+// re-run this claim at another seed, and move β and redraw the closed forms. Without the
+// module (not built, or not on the path) the cells say so and do nothing else.
+std::string live_import_code() {
+  return "# Live: call akm from this notebook (README \"akm from Python\"). The module is looked\n"
+         "# for in AKM_PYTHON, then in the build tree beside the results (../build/python).\n"
+         "import sys\n\n"
+         "for p in [os.environ.get(\"AKM_PYTHON\", \"\"), str(RESULTS.resolve().parent.parent / \"build\" / \"python\")]:\n"
+         "    if p and os.path.isdir(p) and p not in sys.path:\n"
+         "        sys.path.insert(0, p)\n"
+         "try:\n"
+         "    import akm\n"
+         "except ImportError as e:\n"
+         "    akm = None\n"
+         "    print(f\"live section skipped: the akm module is not importable ({e}); build akm with \"\n"
+         "          \"CMake and set AKM_PYTHON=<build>/python\")\n";
+}
+
+std::string live_rerun_code() {
+  return "# Re-run this claim's check at another seed (quick mode: same checks, fewer trials).\n"
+         "if akm is not None:\n"
+         "    again = akm.run(summary[\"id\"], quick=True, seed=summary[\"seed\"] + 1, progress=False)\n"
+         "    print(f\"live: {again['id']} at seed {again['seed']} (quick): \"\n"
+         "          f\"{'PASS' if again['pass'] else 'FAIL'}, {again['status']['status']}: \"\n"
+         "          f\"{again['status']['reason']}\")\n";
+}
+
+std::string live_beta_code() {
+  return "# Move β and redraw: the per-direction transport factor β̃_i = β − ηλ̂_i and the AK/EMA\n"
+         "# rate ratio from akm's closed forms (akm.theory, the same C++ as `akm theory`).\n"
+         "# Change SPECTRUM, ETA or BETAS and run the cell again.\n"
+         "SPECTRUM, ETA, BETAS = \"spiked:n=16,spikes=100/30/10/3,floor=0.5\", 0.5, [0.5, 0.7, 0.9, 0.99]\n"
+         "if akm is not None:\n"
+         "    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.5))\n"
+         "    for b in BETAS:\n"
+         "        d = akm.theory(beta=b, eta=ETA, spectrum=SPECTRUM)[\"directions\"]\n"
+         "        a1.plot(np.arange(1, len(d[\"beta_tilde\"]) + 1), d[\"beta_tilde\"], marker=\"o\", label=f\"β = {b}\")\n"
+         "        a2.plot(np.arange(1, len(d[\"rho_ak\"]) + 1), d[\"rho_ak\"] / d[\"rho_ema\"], marker=\"o\", label=f\"β = {b}\")\n"
+         "    a1.set(xlabel=\"direction i\", ylabel=r\"$\\tilde\\beta_i$\", title=f\"η = {ETA}\")\n"
+         "    a2.set(xlabel=\"direction i\", ylabel=r\"$\\rho_{AK} / \\rho_{EMA}$\", title=SPECTRUM)\n"
+         "    a1.legend()\n"
+         "    plt.show()\n"
+         "    print(f\"live: closed forms redrawn at {len(BETAS)} values of beta\")\n";
+}
+
 std::string slug_id(const std::string& s) {
   std::string out;
   for (char c : s) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
@@ -249,6 +294,12 @@ nlohmann::json experiment_notebook(const fs::path& exp_dir, const std::string& r
     nlohmann::json outputs = nlohmann::json::array({png_output(exp_dir / png, "<Figure " + stem + ">")});
     cells.push_back(code_cell(slug_id(id + "-" + stem) + "-plot", code, outputs));
   }
+  cells.push_back(markdown_cell(slug_id(id) + "-live-md",
+                                "## Live: akm from this notebook\n\nThese cells call the akm Python "
+                                "module: re-run the check at another seed, move β and redraw."));
+  cells.push_back(code_cell(slug_id(id) + "-live-import", live_import_code()));
+  cells.push_back(code_cell(slug_id(id) + "-live-rerun", live_rerun_code()));
+  cells.push_back(code_cell(slug_id(id) + "-live-beta", live_beta_code()));
   return {{"cells", cells},
           {"metadata",
            {{"kernelspec", {{"display_name", "Python 3"}, {"language", "python"}, {"name", "python3"}}},
