@@ -103,6 +103,20 @@ TEST(Mup, InitScalesWithWidth) {
   EXPECT_NEAR(out * 512 * 64.0, 1.0, 0.15);
 }
 
+// width_lr_power multiplies the rate of the fan-in-n layers (hidden, output) by w^p only.
+TEST(Mup, WidthLrPowerScalesFanInWidthLayers) {
+  Mlp net({4, 32, 3, 1}, 8, 3);
+  TrainConfig base, fix;
+  base.optimizer = fix.optimizer = "ak-adamw";
+  fix.width_lr_power = 0.5;
+  Trainer a(net, base), b(net, fix);
+  EXPECT_DOUBLE_EQ(b.layer_lr(0), a.layer_lr(0));
+  EXPECT_DOUBLE_EQ(b.layer_lr(1), a.layer_lr(1) * 2.0);  // w = 4, √w = 2
+  EXPECT_DOUBLE_EQ(b.layer_lr(2), a.layer_lr(2) * 2.0);
+  fix.width_lr_power = std::nan("");
+  EXPECT_THROW(Trainer(net, fix), InputError);
+}
+
 TEST(Task, Summaries) {
   const Task t = make_task("linear", spiked_sqrt_lambda(4, {9.0}, 1.0), 1, 0.0, 1);
   EXPECT_DOUBLE_EQ(t.condition_number(), 9.0);

@@ -21,6 +21,7 @@ void validate(const TrainConfig& c) {
       c.optimizer != "ak-adamw")
     throw InputError("optimizer", c.optimizer, "one of sgd-m, ak-sgd, adamw, ak-adamw");
   require_finite("lr", c.lr);
+  require_finite("width_lr_power", c.width_lr_power);
   if (!(c.lr > 0)) throw InputError("lr", std::to_string(c.lr), "must be > 0");
   require_beta(c.beta);
   if (is_ak(c.optimizer)) require_eta(c.eta);
@@ -92,6 +93,8 @@ Trainer::Trainer(Mlp& net, const TrainConfig& cfg) : net_(net), cfg_(cfg) {
     auto L = std::make_unique<Layer>();
     L->kind = cfg.optimizer;
     L->lr = cfg.lr * mup_lr_multiplier(fam, net.role(l), net.width_multiplier());
+    if (net.role(l) == LayerRole::hidden || net.role(l) == LayerRole::output)
+      L->lr *= std::pow(net.width_multiplier(), cfg.width_lr_power);
     L->beta = cfg.beta;
     L->eta = cfg.eta;
     const int r = static_cast<int>(net.W[l].rows()), c = static_cast<int>(net.W[l].cols());

@@ -30,6 +30,10 @@ struct TrainConfig {
   double beta2 = 0.999;
   double eps = 1e-8;
   double weight_decay = 0.0;
+  /// Extra factor w^p (w = n/n0) on the rate of every layer whose fan-in is the width
+  /// (hidden, output): 0 is μP as tabulated; T13's 1/2 is the key-norm correction of
+  /// AK-AdamW (its buffer is the EMA's divided by ‖x‖ ∝ √n, so α/w becomes α/√w).
+  double width_lr_power = 0.0;
   int batch = 32;
   int steps = 500;
   int eval_every = 25;   ///< held-out loss every this many steps (and at the end)
