@@ -221,6 +221,15 @@ Checks& Checks::lower_limit_of(double se, double z) {
   return *this;
 }
 
+Checks& Checks::equivalence(double upper_limit, double alpha) {
+  auto& r = last("equivalence");
+  if (r.kind != "bound") throw std::logic_error("Checks::equivalence annotates a bound check");
+  if (!(alpha > 0.0 && alpha < 0.5)) throw std::invalid_argument("Checks::equivalence: alpha must be in (0, 0.5)");
+  r.upper_limit = upper_limit;
+  r.equivalence_alpha = alpha;
+  return *this;
+}
+
 Checks& Checks::design() {
   last("design").design = true;
   return *this;
@@ -289,6 +298,11 @@ nlohmann::json Checks::to_json() const {
       j["power"] = number_or_null(r.power);
     }
     if (std::isfinite(r.effect)) j["declared_effect"] = r.effect;
+    if (std::isfinite(r.equivalence_alpha)) {
+      j["upper_limit"] = number_or_null(r.upper_limit);
+      j["equivalence_alpha"] = r.equivalence_alpha;
+      j["equivalence_established"] = r.upper_limit <= r.predicted;
+    }
     j["mde"] = number_or_null(r.mde);
     j["discriminates"] = r.discriminates;
     auto resolution = nlohmann::json::object();  // relative error in θ detected at power 0.9

@@ -47,6 +47,16 @@ double minimum_detectable_effect(const CheckRecord& r) {
 
 void judge_power(CheckRecord& r) {
   r.mde = minimum_detectable_effect(r);
+  if (std::isfinite(r.equivalence_alpha)) {
+    // An equivalence test (check/equivalence.hpp): against the alternative "the difference
+    // is the margin" it fails to establish equivalence with probability ≥ 1 − α_e (TOST);
+    // it is evidence only when it did establish it.
+    r.alternative = r.predicted;
+    if (r.alternative_label.empty()) r.alternative_label = "difference = margin";
+    r.power = 1.0 - r.equivalence_alpha;
+    r.discriminates = !r.design && r.power >= kPowerTarget && r.upper_limit <= r.predicted;
+    return;
+  }
   const bool deterministic = !monte_carlo(r) && !(r.kind == "bound" && r.z_one_sided > 0.0);
   if (std::isfinite(r.alternative)) {
     r.power = power_at(r, r.alternative - r.predicted);

@@ -58,6 +58,10 @@ struct CheckRecord {
   double power = std::numeric_limits<double>::quiet_NaN();  ///< P(fail | alternative true)
   double mde = std::numeric_limits<double>::quiet_NaN();    ///< |Δ| failed with power 0.9
   bool discriminates = false;  ///< evidence with power ≥ 0.9 against its alternative
+  /// Equivalence checks only (check/equivalence.hpp): the largest upper limit of |d| and the
+  /// TOST level α_e; the check is evidence only when upper_limit ≤ the bound (the margin).
+  double upper_limit = std::numeric_limits<double>::quiet_NaN();
+  double equivalence_alpha = std::numeric_limits<double>::quiet_NaN();
 };
 
 /// Two-sided standard-normal quantile: z with P(|Z| > z) = p.
@@ -96,6 +100,9 @@ class Checks {
   Checks& sensitivity(double d_ln_eta, double d_ln_beta, double d_ln_lambda);
   /// The bound check added last compares a Monte-Carlo lower limit m − z·se (one_sided.hpp).
   Checks& lower_limit_of(double se, double z);
+  /// The bound check added last is an equivalence test (check/equivalence.hpp): the largest
+  /// upper limit of |d| and the TOST level α_e ∈ (0, 0.5).
+  Checks& equivalence(double upper_limit, double alpha);
   /// The check tests the run's design (a generator, a set-up identity), not the claim.
   Checks& design();
 

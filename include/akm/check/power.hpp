@@ -10,7 +10,9 @@
 // large). A check *discriminates* when it has power ≥ 0.9 against its named alternative
 // (for AK claims usually the EMA prediction), or, without one, when its mde is at most the
 // declared effect (default kDeclaredEffect = 10% of the prediction). A check whose
-// prediction is 0 and that names no alternative makes no power claim. Exact and
+// prediction is 0 and that names no alternative makes no power claim. An equivalence check
+// (check/equivalence.hpp) has power 1 − α_e against "difference = margin" by construction
+// and is evidence only when its interval lies inside the margin. Exact and
 // deterministic bound checks detect any violation beyond their floating-point slack.
 #pragma once
 #include "akm/check/check.hpp"

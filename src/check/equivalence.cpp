@@ -1,0 +1,65 @@
+// equivalence — flat claims tested for refutation and for equivalence (see the header).
+#include "akm/check/equivalence.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "akm/base/errors.hpp"
+#include "akm/check/one_sided.hpp"
+
+namespace akm {
+
+namespace {
+double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+}  // namespace
+
+EquivalenceLimits equivalence_limits(const std::vector<double>& means, const std::vector<double>& ses,
+                                     double q_refute, double q_equiv) {
+  if (means.empty()) throw InputError("means", "[]", "must hold at least one difference");
+  if (ses.size() != means.size())
+    throw InputError("ses", fmt::format("{} values", ses.size()),
+                     fmt::format("must hold one per mean ({})", means.size()));
+  if (!(q_refute > 0.0 && q_refute < 1e3)) throw InputError("q_refute", show(q_refute), "must be in (0, 1000)");
+  if (!(q_equiv > 0.0 && q_equiv < 1e3)) throw InputError("q_equiv", show(q_equiv), "must be in (0, 1000)");
+  EquivalenceLimits l;
+  for (std::size_t k = 0; k < means.size(); ++k) {
+    if (!(ses[k] >= 0.0)) throw InputError("ses", show(ses[k]), "must be >= 0");
+    if (!std::isfinite(means[k])) throw InputError("means", show(means[k]), "must be finite");
+    const double lo = std::abs(means[k]) - q_refute * ses[k];
+    const double up = std::abs(means[k]) + q_equiv * ses[k];
+    if (k == 0 || lo > l.lower) l.lower = lo, l.worst_lower = static_cast<int>(k);
+    if (k == 0 || up > l.upper) l.upper = up, l.worst_upper = static_cast<int>(k);
+  }
+  return l;
+}
+
+double equivalence_assurance(const std::vector<double>& ses, double margin, double q_equiv) {
+  double p = 1.0;
+  for (double s : ses) {
+    if (!(s > 0.0)) continue;  // an exact zero difference is always inside
+    // P(|N(0, s²)| ≤ margin − q·s)
+    const double a = margin / s - q_equiv;
+    p *= a > 0.0 ? 2.0 * phi(a) - 1.0 : 0.0;
+  }
+  return p;
+}
+
+EquivalenceLimits mc_equivalent(Checks& checks, const std::string& name, double margin,
+                                const std::vector<double>& means, const std::vector<double>& ses,
+                                double q_refute, double q_equiv, double alpha_equiv) {
+  if (!(margin > 0.0 && std::isfinite(margin))) throw InputError("margin", show(margin), "must be > 0 and finite");
+  if (!(alpha_equiv > 0.0 && alpha_equiv < 0.5))
+    throw InputError("alpha_equiv", show(alpha_equiv), "must be in (0, 0.5)");
+  const EquivalenceLimits l = equivalence_limits(means, ses, q_refute, q_equiv);
+  // The name stays the same whatever the numbers (audits group verdicts by name); the
+  // limits are in the record (measured = lower limit, upper_limit).
+  checks.at_most(name + " [equivalence: refuted when max(|d| − q·se) > margin, established when "
+                        "max(|d| + q_e·se) ≤ margin]",
+                 margin, l.lower);
+  checks.lower_limit_of(ses[static_cast<std::size_t>(l.worst_lower)], q_refute);
+  checks.equivalence(l.upper, alpha_equiv);
+  return l;
+}
+
+}  // namespace akm
