@@ -3,9 +3,10 @@
 //
 // The derivatives are central differences of the SAME function that makes the prediction, so
 // there is one source of truth per formula (the theory layer) and no second, hand-derived
-// derivative to drift from it. The step h = 1e-4 in ln θ leaves a truncation error ~h²/6 of
-// the third log-derivative (≈ 2e-9 relative) and a rounding error ~1e-16/h: both far below
-// any Monte-Carlo resolution.
+// derivative to drift from it. The step h = 1e-4 in ln θ leaves a relative truncation error
+// ~h²/6 times the ratio of the third to the first log-derivative (≲ 1e-6 for horizons up to
+// τ ~ 100; tests/test_sensitivity.cpp) and a rounding error ~1e-16/h: both far below any
+// Monte-Carlo resolution, which is percent-level.
 #pragma once
 #include <cmath>
 #include <type_traits>
