@@ -9,6 +9,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "common.hpp"
+#include "sensitivity.hpp"
 
 namespace akm::exp {
 namespace {
@@ -106,6 +107,16 @@ static void t01_fixed_point(ExperimentContext& ctx) {
             const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
             ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
                           theory::transient_mean(target, bt, t), res.total.estimate(static_cast<Eigen::Index>(o)));
+            // Alternative: the EMA buffer fed the same stream [eq:ema-update, tab:targets],
+            // E[M_t]u_i = Ḡu_i (1 − β^t) with Ḡu_i = λ_i A u_i — no φ_i shrinkage, rate β.
+            ctx.checks.against(theory::transient_mean(s.spectrum.lambda[i] * A(r, i), kBeta, t), "EMA");
+            // Resolution: the prediction as a function of (η, β, λ), the gain held fixed.
+            annotate_sensitivity(ctx.checks, log_sensitivity(
+                [&](double e, double b, double sc) {
+                  const double l = sc * lam;
+                  return theory::transient_mean(s.gain(key, i) * A(r, i) * theory::phi(theory::mu(b, e), l),
+                                                theory::beta_tilde(b, e, l), t);
+                }, eta, kBeta));
           }
         }
       }

@@ -9,6 +9,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/rules/rules.hpp"
 #include "common.hpp"
+#include "sensitivity.hpp"
 
 namespace akm::exp {
 namespace {
@@ -110,14 +111,26 @@ static void t03_transport(ExperimentContext& ctx) {
       ctx.params["settings"].push_back(sp);
 
       for (int i = 0; i < n; ++i) {
-        const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, i));
-        for (int lag : kCheckLags)
+        const double lam = s.lam(key, i);
+        const double bt = theory::beta_tilde(kBeta, eta, lam);
+        // Alternative: EMA transports u_iᵀ by β per step [eq:ema-update], E[P_k]u_i = β^k u_i,
+        // horizon 1/(1−β). Resolution: derivatives of the same closed forms in (η, β, λ).
+        for (int lag : kCheckLags) {
           ctx.checks.mc(fmt::format("{}/{}/{}/lag={}", k, s.name, dir_name(i), lag), std::pow(bt, lag),
                         res.total.estimate(static_cast<Eigen::Index>(L.diag(lag, i))));
+          ctx.checks.against(std::pow(kBeta, lag), "EMA");
+          annotate_sensitivity(ctx.checks, log_sensitivity(
+              [&](double e, double b, double sc) { return std::pow(theory::beta_tilde(b, e, sc * lam), lag); },
+              eta, kBeta));
+        }
         // Σ_{k=0}^{K} β̃^k differs from τ by the deterministic tail |β̃|^{K+1}/(1−β̃).
         const double tau = theory::horizon(bt);
         ctx.checks.mc(fmt::format("{}/{}/{}/horizon", k, s.name, dir_name(i)), tau, mean[L.horizon(i)],
                       se[L.horizon(i)], 0.0, std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt));
+        ctx.checks.against(theory::horizon(kBeta), "EMA");
+        annotate_sensitivity(ctx.checks, log_sensitivity(
+            [&](double e, double b, double sc) { return theory::horizon(theory::beta_tilde(b, e, sc * lam)); },
+            eta, kBeta));
         hz.add({s.name, dir_name(i), s.lam(key, i), tau, mean[L.horizon(i)], se[L.horizon(i)]});
       }
       // Off-diagonal entries: E[P_k] is diagonal in the eigenbasis, so every u_j component
@@ -131,6 +144,9 @@ static void t03_transport(ExperimentContext& ctx) {
             const double z = std::abs(mean[o]) / se[o];
             if (z > worst_z) worst_z = z, wm = mean[o], wse = se[o];
           }
+        // EMA transports by βI, diagonal too, so EMA is no alternative here; the prediction is 0
+        // and no relative effect is defined: the check makes no power claim (check/power.hpp).
+        // It can still fail the claim (a non-diagonal E[P_k] contradicts lem:transport).
         ctx.checks.mc_family(fmt::format("{}/{}/offdiag/lag={}", k, s.name, kFullLags[f]), 0.0, wm, wse,
                              static_cast<long long>(n) * (n - 1));
       }

@@ -30,6 +30,8 @@
 // 0.9 surely; the raw factor's second moments evolve by D + η²λλᵀ (THEOREMS.md E1), whose
 // spectral radius is checked < 1, so no standard error below explodes.
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/check/one_sided.hpp"
 #include "common.hpp"
+#include "sensitivity.hpp"
 
 namespace akm::exp {
 namespace {
@@ -121,6 +124,32 @@ std::vector<Buffer> make_buffers(const Setting& s, double eta_raw) {
       out.push_back(std::move(B));
     }
   return out;
+}
+
+/// Buffer B's contraction on direction i as a function of (η, β, s·λ) — β̃ = β − η·sλ_i (raw),
+/// β − η·sλ̂_i (normalized), β (EMA) — the same theory call as make_buffers, for the
+/// resolution (sensitivity.hpp). The drift Δ_i is the run's design and is held fixed.
+double contraction_at(const Setting& s, const Buffer& B, int i, double e, double b, double sc) {
+  if (B.rule == kAkRaw) return theory::beta_tilde(b, e, sc * s.spectrum.lambda[i]);
+  if (B.rule == kAkNorm) return theory::beta_tilde(b, e, sc * s.moments.lambda_hat[i]);
+  return b;
+}
+
+/// The alternative a buffer's lag must rule out (prop:nc1's contrast from either side): AK
+/// buffers against EMA's contraction β, the EMA buffer against the normalized AK contraction.
+double alternative_contraction(const Setting& s, const Buffer& B, int i) {
+  return B.rule == kEma ? theory::beta_tilde(kBeta, kEtaNorm, s.moments.lambda_hat[i]) : kBeta;
+}
+const char* alternative_label(const Buffer& B) { return B.rule == kEma ? "AK-normalized contraction" : "EMA"; }
+
+/// ∂/∂ln(η, β, λ) of p(contraction) for buffer B on direction i (EMA: β only).
+void annotate(Checks& checks, const Setting& s, const Buffer& B, int i,
+              const std::function<double(double)>& p) {
+  const auto d = log_sensitivity(
+      [&](double e, double b, double sc) { return p(contraction_at(s, B, i, e, b, sc)); },
+      B.rule == kEma ? 1.0 : B.eta, kBeta);
+  const double none = std::numeric_limits<double>::quiet_NaN();
+  checks.sensitivity(B.rule == kEma ? none : d.eta, d.beta, B.rule == kEma ? none : d.lambda);
 }
 
 /// Observable layout per buffer: e_t at the check steps (all directions), the window mean of
@@ -259,6 +288,7 @@ static void t06_lag(ExperimentContext& ctx) {
     // shrinking standard errors).
     const double ms = raw_mean_square_radius(s.spectrum.lambda, kBeta, eta_raw);
     ctx.checks.at_most(fmt::format("precondition/{}/raw mean-square radius < 1", s.name), 1.0, ms);
+    ctx.checks.design();  // the run's set-up (finite-variance means), not the claim
 
     nlohmann::json sp = setting_params(s);
     sp["eta_raw"] = eta_raw;
@@ -283,13 +313,20 @@ static void t06_lag(ExperimentContext& ctx) {
         for (std::size_t c = 0; c < L.checks(); ++c) {
           const int t = kBuildup.check_steps[c];
           double worst = -1, wm = 0, wp = 0, wse = 0;
+          int wi = 0;
           for (int i = 0; i < n; ++i) {
             const double p = theory::drift_mean_error(B.b[i], B.delta[i], 0.0, t);
             const std::size_t o = L.at_step(b, c, i);
             const double z = std::abs(mean[o] - p) / se[o];
-            if (z > worst) worst = z, wm = mean[o], wp = p, wse = se[o];
+            if (z > worst) worst = z, wm = mean[o], wp = p, wse = se[o], wi = i;
           }
           ctx.checks.mc_family(fmt::format("buildup/{}/t={}", tag, t), wp, wm, wse, n);
+          // The family reports its worst direction; its power is that comparison's.
+          ctx.checks.against(
+              theory::drift_mean_error(alternative_contraction(s, B, wi), B.delta[wi], 0.0, t),
+              alternative_label(B));
+          annotate(ctx.checks, s, B, wi,
+                   [&](double bb) { return theory::drift_mean_error(bb, B.delta[wi], 0.0, t); });
         }
         for (std::size_t d = 0; d < shown.size(); ++d) {
           const int i = shown[d];
@@ -317,6 +354,10 @@ static void t06_lag(ExperimentContext& ctx) {
         const std::size_t o = L.window(b, i);
         const double p = theory::drift_window_mean(B.b[i], B.delta[i], 0.0, t1, t2);
         ctx.checks.mc(fmt::format("steady/{}/{}", tag, dir_name(i)), p, res.total.estimate(static_cast<Eigen::Index>(o)));
+        ctx.checks.against(theory::drift_window_mean(alternative_contraction(s, B, i), B.delta[i], 0.0, t1, t2),
+                           alternative_label(B));
+        annotate(ctx.checks, s, B, i,
+                 [&](double bb) { return theory::drift_window_mean(bb, B.delta[i], 0.0, t1, t2); });
         const double steady_lag = B.delta[i] * theory::lag_per_unit_drift(B.b[i]);
         // Units c_0/η (normalized, EMA) or c_0/(η trΣ) (raw): the ceiling is β in both.
         const double unit = B.rule == kAkRaw ? kC0 / (eta_raw * trace) : kC0 / kEtaNorm;
@@ -360,9 +401,28 @@ static void t06_lag(ExperimentContext& ctx) {
       const double steady_slope = kBeta * kC0 / (1 - kBeta);
       ctx.checks.mc(fmt::format("ema-linear/{}/slope of lag vs λ̂", s.name), pred, mean[L.slope(b)],
                     se[L.slope(b)]);
+      // Alternative: the same slope statistic were the buffer to contract like normalized AK
+      // (β − ηλ̂_i), whose lag is capped [cor:nc2] instead of linear in λ̂.
+      auto slope_of = [&](const std::function<double(int)>& contraction) {
+        double acc = 0;
+        for (int i = 0; i < n; ++i)
+          acc += lh[i] * -theory::drift_window_mean(contraction(i), B.delta[i], 0.0, t1, t2);
+        return acc / lh.squaredNorm();
+      };
+      ctx.checks.against(slope_of([&](int i) { return alternative_contraction(s, B, i); }),
+                         "AK-normalized contraction");
+      {
+        const double h = 1e-4;  // ∂/∂ln β by central differences of the same sum (sensitivity.hpp)
+        const double up = slope_of([&](int) { return kBeta * std::exp(h); });
+        const double dn = slope_of([&](int) { return kBeta * std::exp(-h); });
+        const double none = std::numeric_limits<double>::quiet_NaN();
+        ctx.checks.sensitivity(none, (up - dn) / (2 * h), none);
+      }
       // The window sits β^{t1} from the start: the exact window slope is within that of βc_0/(1−β).
+      // Two closed forms compared: this tests the schedule (burn-in long enough), not the claim.
       ctx.checks.exact(fmt::format("ema-linear/{}/window slope = βc0/(1−β) up to the β^t1 tail", s.name),
                        steady_slope, pred, 0.0, steady_slope * std::pow(kBeta, t1));
+      ctx.checks.design();
       slopes.add({s.name, pred, steady_slope, mean[L.slope(b)], se[L.slope(b)]});
       int above = 0;
       for (int i = 0; i < n; ++i) above += B.delta[i] * theory::lag_per_unit_drift(kBeta) > kBeta * kC0 / kEtaNorm;
