@@ -68,7 +68,7 @@ double median(std::vector<double> v) {
 
 static void r01_real_data(ExperimentContext& ctx) {
   ctx.kind = ClaimKind::Theorem;
-  const long long R = trials(ctx, 40000, 4000);
+  const long long R = trials(ctx, 600000, 20000);
   ctx.params = {{"beta", kBeta}, {"eta", kEta}, {"lag", kLag}, {"trials", R},
                 {"data_dir", sklearn_data_dir()}, {"data_sets", nlohmann::json::array()}};
 
@@ -182,7 +182,9 @@ static void r01_real_data(ExperimentContext& ctx) {
     ctx.out.write_csv(csv, tab);
     Figure fig;
     fig.name = std::string("transport-") + dc.name;
-    fig.title = fmt::format("R1 {}: β − β̃_i = ηλ̂_i per Σ̂ eigen-direction (η = {})", dc.name, kEta);
+    std::string shown = dc.name;  // gnuplot reads '_' as a subscript
+    std::replace(shown.begin(), shown.end(), '_', ' ');
+    fig.title = fmt::format("R1 {}: β − β̃_i = ηλ̂_i per Σ̂ eigen-direction (η = {})", shown, kEta);
     fig.xlabel = "direction i (Σ̂ eigenvalues descending)";
     fig.ylabel = "β − β̃_i";
     fig.logy = true;
