@@ -9,6 +9,7 @@ pkgs=(build-essential cmake git pkg-config
       clang libclang-rt-14-dev      # libFuzzer + sanitizer runtimes (tests/fuzz)
       python3-scipy                 # tests/audit reports
       python3-dev pybind11-dev python3-pytest   # the Python module (src/python/, tests/python)
+      python3-sklearn zlib1g-dev     # R1's data sets, read from their installed files (no network); gzip reader
       python3-torch                 # tests/python/test_torch_agreement.py (CPU; ~160 packages, ~1 min)
       libcpp-httplib-dev            # akm explore (local server)
       python3-sklearn               # R1's real data sets, read from their installed files
