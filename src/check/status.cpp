@@ -19,12 +19,18 @@ nlohmann::json number_or_null(double v) {
   return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
+// Resolutions come from Monte-Carlo checks only: an exact identity's "mde" is its
+// floating-point slack, which says nothing about what the simulation can resolve.
+bool statistical(const CheckRecord& r) {
+  return r.kind == "mc" || r.kind == "family" || r.z_one_sided > 0.0;
+}
+
 // min over evidence checks of mde / |derivative| (the relative error in θ that is detected).
 double resolution(const Checks& checks, double CheckRecord::*derivative) {
   double best = kNaN;
   for (const auto& r : checks.records()) {
     const double d = r.*derivative;
-    if (r.design || !std::isfinite(d) || d == 0.0 || !std::isfinite(r.mde)) continue;
+    if (r.design || !statistical(r) || !std::isfinite(d) || d == 0.0 || !std::isfinite(r.mde)) continue;
     const double res = r.mde / std::abs(d);
     if (!(res >= best)) best = res;
   }
@@ -92,7 +98,7 @@ ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
     (r.design ? v.n_design : v.n_evidence) += 1;
     v.n_discriminating += r.discriminates ? 1 : 0;
     if (!r.pass) (r.design ? failed_design : failed_evidence) += 1;
-    if (!r.design && r.predicted != 0.0 && std::isfinite(r.mde)) {
+    if (!r.design && statistical(r) && r.predicted != 0.0 && std::isfinite(r.mde)) {
       const double rel = r.mde / std::abs(r.predicted);
       if (!(rel >= v.resolution_prediction)) v.resolution_prediction = rel;
     }
