@@ -93,6 +93,9 @@ Response phase_map(const Query& q, const Limits& limits) {
   o.key = parse_key(get(q, "key", "normalized"));
   o.eta = parse_real("--eta", get(q, "eta", "0.5"), "> 0");
   o.beta = parse_real("--beta", get(q, "beta", "0.9"), "in [0, 1)");
+  // Refused even when the parameter is an axis (and so unused): a NaN is never a setting.
+  require_finite("--eta", o.eta);
+  require_finite("--beta", o.beta);
   o.alpha = phase::parse_alpha(get(q, "alpha", "tuned"));
   const std::uint64_t seed = parse_u64("--seed", get(q, "seed", kDefaultSeed));
   const Spectrum s = parse_spectrum(required(q, "spectrum"), seed);
