@@ -116,12 +116,17 @@ Response phase_map(const Query& q, const Limits& limits) {
   auto xs = nlohmann::json::array(), ys = nlohmann::json::array();
   for (int k = 0; k < o.x.n; ++k) xs.push_back(o.x.value(k));
   for (int k = 0; k < o.y.n; ++k) ys.push_back(o.y.value(k));
-  const std::string alpha_text = get(q, "alpha", "tuned");
+  // The fixed values that are not axes, as `akm phase` reads them.
+  auto is_axis = [&](phase::Param p) { return o.x.param == p || o.y.param == p; };
+  std::string fixed;
+  if (!is_axis(phase::Param::alpha)) fixed += " --alpha " + shell_quote(get(q, "alpha", "tuned"));
+  if (!is_axis(phase::Param::eta)) fixed += " --eta " + show(o.eta);
+  if (!is_axis(phase::Param::beta)) fixed += " --beta " + show(o.beta);
   const std::string command = fmt::format(
-      "akm phase --x {} --y {} --metric {} --spectrum {} --key {} --alpha {} --direction {} "
-      "--eta {} --beta {} --seed {} --out results/phase",
+      "akm phase --x {} --y {} --metric {} --spectrum {} --key {} --direction {}{} --seed {} "
+      "--out results/phase",
       shell_quote(o.x.spec), shell_quote(o.y.spec), phase::to_string(o.metric), shell_quote(s.spec),
-      to_string(o.key), shell_quote(alpha_text), shell_quote(direction), show(o.eta), show(o.beta), seed);
+      to_string(o.key), shell_quote(direction), fixed, seed);
   return json_response(200, {{"nx", o.x.n},
                              {"ny", o.y.n},
                              {"x_param", phase::to_string(o.x.param)},

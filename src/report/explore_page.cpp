@@ -89,7 +89,8 @@ function draw(m) {
   ctx.drawImage(off, 0, 0, cv.width, cv.height);
   const bar = $("bar").getContext("2d");
   for (let k = 0; k < 500; ++k) { const c = color(k / 499); bar.fillStyle = `rgb(${c})`; bar.fillRect(k, 0, 1, 12); }
-  $("range").textContent = `${m.names[0]}: ${lo.toPrecision(4)} … ${hi.toPrecision(4)} (grey: undefined)`;
+  $("range").textContent = `x: ${m.x_param} ${m.x[0]} … ${m.x[m.nx - 1]}, y: ${m.y_param} ${m.y[0]} … ${m.y[m.ny - 1]} (up); ` +
+    `colour: ${m.names[0]} ${lo.toPrecision(4)} … ${hi.toPrecision(4)} (grey: undefined)`;
   $("command").textContent = m.command;
   $("timing").textContent = `${m.nx}×${m.ny} map in ${(1000 * m.seconds).toFixed(1)} ms (server)`;
 }
