@@ -116,7 +116,13 @@ TEST_F(NotebookTest, ExportWritesOneNotebookPerExperimentWithEmbeddedFigures) {
   EXPECT_EQ(nb["nbformat"], 4);
   EXPECT_EQ(nb["nbformat_minor"], 5);
   const auto& cells = nb["cells"];
-  ASSERT_EQ(cells.size(), 4u);  // claim, load, figure heading, figure code
+  // claim, load, figure heading, figure code, then the live section: heading, import, re-run,
+  // move β and redraw.
+  ASSERT_EQ(cells.size(), 8u);
+  EXPECT_EQ(cells[4]["id"], "T2-live-md");
+  std::string rerun;
+  for (const auto& l : cells[6]["source"]) rerun += l.get<std::string>();
+  EXPECT_NE(rerun.find("akm.run(summary[\"id\"]"), std::string::npos);
   std::string claim;
   for (const auto& l : cells[0]["source"]) claim += l.get<std::string>();
   EXPECT_NE(claim.find("**Verdict: FAIL**"), std::string::npos);

@@ -66,9 +66,9 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
     const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass, status));
     if (resume) kept_pass = dist::agree(kept_pass);
     if (keep) {
-      std::cout << fmt::format("{:<4} {}  {}  kept: summary.json matches this version, seed and flags  {}\n",
-                               e.info.id, kept_pass ? "PASS" : "FAIL", status,
-                               (opts.out_root / e.info.id).string());
+      std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}  [{}]\n",
+                               e.info.id, kept_pass ? "PASS" : "FAIL",
+                               (opts.out_root / e.info.id).string(), status);
       all = all && kept_pass;
     } else {
       progress.begin(k, e.info.id, e.info.title);
