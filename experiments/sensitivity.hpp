@@ -40,4 +40,12 @@ inline void annotate_sensitivity(Checks& checks, const LogSensitivity<double>& d
   checks.sensitivity(d.eta, d.beta, d.lambda);
 }
 
+/// The same from the prediction f(η, β, s) itself (a parameter f does not read gives exactly
+/// 0, which the resolution ignores).
+template <class F>
+Checks& sensitivity(Checks& checks, F&& f, double eta, double beta) {
+  const LogSensitivity<double> d = log_sensitivity(f, eta, beta);
+  return checks.sensitivity(d.eta, d.beta, d.lambda);
+}
+
 }  // namespace akm::exp

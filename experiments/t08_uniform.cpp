@@ -24,6 +24,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/check/one_sided.hpp"
 #include "common.hpp"
+#include "sensitivity.hpp"
 
 namespace akm::exp {
 namespace {
@@ -114,6 +115,7 @@ static void t08_uniform(ExperimentContext& ctx) {
 
     // [prop:bounded-sigma-hat]: unit trace (the quadrature's own check, repeated here).
     ctx.checks.exact(fmt::format("trace/{}: Σλ̂ = 1", sc.name), 1.0, lh.sum());
+    ctx.checks.design();
 
     for (const auto& [beta, eta] : kPairs) {
       const std::string tag = fmt::format("{}/β={:g},η={:g}", sc.name, beta, eta);
@@ -159,23 +161,37 @@ static void t08_uniform(ExperimentContext& ctx) {
       const double bt = theory::beta_tilde(kBeta, kEta, lh[i]);
       const std::size_t o = at(n, 1, i);
       ctx.checks.mc(fmt::format("one-step/{}/{}", sc.name, dir_name(i)), bt, res.total.estimate(static_cast<Eigen::Index>(o)));
+      // The EMA buffer forgets at β along every direction [eq:tracking-ema].
+      ctx.checks.against(kBeta, "EMA");
+      sensitivity(ctx.checks, [&](double e, double b, double m) { return theory::beta_tilde(b, e, m * lh[i]); },
+                  kEta, kBeta);
       dirs.add({sc.name, static_cast<long long>(n), dir_name(i), s.spectrum.lambda[i], lh[i], bt, mean[o],
                 se[o]});
     }
     for (int k : kFamilyLags) {
       double worst = -1, wm = 0, wp = 0, wse = 0;
+      int wi = 0;
       for (int i = 0; i < n; ++i) {
         const double p = std::pow(theory::beta_tilde(kBeta, kEta, lh[i]), k);
         const std::size_t o = at(n, k, i);
         const double z = std::abs(mean[o] - p) / se[o];
-        if (z > worst) worst = z, wm = mean[o], wp = p, wse = se[o];
+        if (z > worst) worst = z, wm = mean[o], wp = p, wse = se[o], wi = i;
       }
       ctx.checks.mc_family(fmt::format("k-step/{}/k={}", sc.name, k), wp, wm, wse, n);
+      ctx.checks.against(std::pow(kBeta, k), "EMA");  // of the direction the family reports
+      sensitivity(ctx.checks,
+                  [&](double e, double b, double m) { return std::pow(theory::beta_tilde(b, e, m * lh[wi]), k); },
+                  kEta, kBeta);
     }
     const double pred = theory::weighted_mean_contraction(kBeta, kEta, lh);
     const std::size_t w = weighted(n);
     ctx.checks.mc(fmt::format("weighted-mean/{}: mean of Σλ̂_iT_{{1,i}} = β − η‖Σ̂‖²", sc.name), pred, mean[w],
                   se[w]);
+    ctx.checks.against(kBeta, "EMA");  // Σλ̂_iβ = β
+    // λ̂ has unit sum here [eq:weighted-mean], so a common multiplier of it is not admissible:
+    // sensitivities in η and β only.
+    sensitivity(ctx.checks, [&](double e, double b, double) { return theory::weighted_mean_contraction(b, e, lh); },
+                kEta, kBeta);
     if (!sc.isotropic)
       resolved.push_back({fmt::format("resolved/{}: measured Σλ̂β̃ + z·se < β − η/n", sc.name),
                           kBeta - kEta / n, mean[w], se[w], kEta * (fro - 1.0 / n)});
@@ -195,6 +211,10 @@ static void t08_uniform(ExperimentContext& ctx) {
   for (const Resolved& r : resolved) {
     if (r.gap < 2 * z * r.se) {
       not_powered.push_back({{"check", r.name}, {"gap", r.gap}, {"se", r.se}, {"gap_over_se", r.gap / r.se}});
+      ctx.gate(r.name, fmt::format("T8 power gate (README \"Check rules\"): exact gap η(‖Σ̂‖²−1/n) = {:.3g} < 2z·se = "
+                                   "{:.3g} (z = {:.3f}, se = {:.3g}), so a true claim would fail it with "
+                                   "probability Φ(z − gap/se) = Φ({:.2f})",
+                                   r.gap, 2 * z * r.se, z, r.se, z - r.gap / r.se));
       continue;
     }
     ctx.checks.at_most(fmt::format("{} [m = {:.6g}, se = {:.3g}, z = {:.3f}]", r.name, r.measured, r.se, z),

@@ -17,6 +17,7 @@
 // Each step costs O(mp) (m = 2); the projections M_t u_k follow by an O(m) recursion.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -25,6 +26,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "common.hpp"
+#include "sensitivity.hpp"
 
 namespace akm::exp {
 namespace {
@@ -189,13 +191,19 @@ static void t09_high_dim(ExperimentContext& ctx) {
     const DatasetSpectrum S(K_hat);
     const Vec& lam = S.lambda_hat();
     const int rank = S.rank();
+    // Set-up checks (.design()): the data set's spectrum and its two numerical routes.
     ctx.checks.exact(name + "/rank Sigma_hat = n_s", n, rank, 0.0);
+    ctx.checks.design();
     ctx.checks.exact(name + "/tr Sigma_hat = sum lambda_hat = 1", 1.0, lam.sum());
+    ctx.checks.design();
     ctx.checks.at_most(name + "/lambda_hat_max <= 1", 1.0, lam[0]);
+    ctx.checks.design();
     // Independent route: Lanczos on the matrix-free p×p operator, top three eigenvalues.
     const EigenPairs top = dataset_top_eigenpairs(K_hat, 3);
-    for (int k = 0; k < 3; ++k)
+    for (int k = 0; k < 3; ++k) {
       ctx.checks.exact(fmt::format("{}/lambda_hat_{} Gram = Lanczos", name, k + 1), top.values[k], lam[k]);
+      ctx.checks.design();
+    }
 
     const auto dirs = queried_directions(rank);
     const std::size_t D = dirs.size();
@@ -205,6 +213,7 @@ static void t09_high_dim(ExperimentContext& ctx) {
       // Σ̂u = λ̂u with Σ̂ applied matrix-free (not through the Gram eigenvectors).
       ctx.checks.at_most(fmt::format("{}/{} eigen-residual |Sigma_hat u - lambda u| / lambda_max", name, dirs[j].label),
                          1e-10, (S.apply(U.col(j)) - lam[dirs[j].k] * U.col(j)).norm() / lam[0]);
+      ctx.checks.design();
     }
     d.Delta = value_rows(d, U.col(D - 2), lam[dirs[D - 2].k], U.col(D - 1), lam[dirs[D - 1].k], ctx.opts.seed);
     const Mat G_hat = d.Delta * K_hat.transpose() / n;                          // Ĝ = (1/n_s) Σ δ_s x̂_sᵀ
@@ -214,6 +223,7 @@ static void t09_high_dim(ExperimentContext& ctx) {
     const Mat M_star = S.ridge_solve(G_hat, mu);
     const Mat M_wood = ridge_solve_woodbury(K_hat, G_hat, mu);
     ctx.checks.at_most(name + "/M* spectral vs Woodbury (relative)", 1e-10, (M_star - M_wood).norm() / M_star.norm());
+    ctx.checks.design();  // two numerical routes to one solve
     double resid = 0;
     for (int r = 0; r < kM; ++r) {
       const Vec row = M_star.row(r).transpose();
@@ -229,6 +239,7 @@ static void t09_high_dim(ExperimentContext& ctx) {
     // Off the span: P_⊥ from the QR of the raw keys (same span as the normalized ones).
     const SpanComplement perp(d.X);
     ctx.checks.at_most(name + "/|G_hat P_perp| <= 1e-12 |G_hat|", 1e-12 * G_hat.norm(), perp.off_span_norm(G_hat));
+    ctx.checks.design();  // Ĝ is a combination of data keys by construction
     ctx.checks.at_most(name + "/|M* P_perp| <= 1e-12 |M*|", 1e-12 * M_star.norm(), perp.off_span_norm(M_star));
     const std::uint64_t mc_seed = derive_seed(ctx.opts.seed, "T9/mc/" + name);
     const Mat Ct = U.transpose() * K_hat;  // D × n_s, Ct(j, s) = u_jᵀx̂_s
@@ -249,8 +260,10 @@ static void t09_high_dim(ExperimentContext& ctx) {
       // The O(mD) projection recursion against the direct product M_T U.
       ctx.checks.at_most(fmt::format("{}/path {} AK |Y_T - M_T U| <= 1e-12 |M_T|", name, path),
                          1e-12 * last_ak.norm(), (y_ak - last_ak * U).norm());
+      ctx.checks.design();  // the fast projection recursion against its reference
       ctx.checks.at_most(fmt::format("{}/path {} EMA |Y_T - M_T U| <= 1e-12 |M_T|", name, path),
                          1e-12 * last_ema.norm(), (y_ema - last_ema * U).norm());
+      ctx.checks.design();
     }
 
     // Conditioning [eq:cond-ceiling]: on the span λ̂ ∈ [λ̂_min, λ̂_max]; overall the null
@@ -307,20 +320,55 @@ static void t09_high_dim(ExperimentContext& ctx) {
       return 1.0 / (1.0 - (rule == 0 ? theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]) : kBeta));
     };
     long long rare = 0;
+    // Alternatives and sensitivities. The AK projection E[M_t]u_k = (Ĝu_k/(μ+λ̂_k))(1 − β̃_k^t)
+    // is a closed form of (η, β, λ̂_k) at fixed data (Ĝ does not depend on them); its EMA
+    // alternative is the same buffer without the self-correction, M ← βM + ηδx̂ᵀ, i.e. λ̂_k → 0:
+    // (Ĝu_k/μ)(1 − β^t). The EMA arm's prediction (Ḡu_k)(1 − β^t) reads β only and keeps the
+    // declared 10% effect. `f(t)` is the transient factor: 1 − b^t at a checkpoint, the window
+    // average of it otherwise.
+    auto ak_check = [&](std::size_t j, int r, const std::function<double(double)>& f) {
+      const double g = GU(r, static_cast<Eigen::Index>(j)), l = lam[dirs[j].k];
+      ctx.checks.against(g / mu * f(kBeta), "EMA");
+      sensitivity(ctx.checks,
+                  [&](double e, double b, double m) {
+                    return g / (theory::mu(b, e) + m * l) * f(theory::beta_tilde(b, e, m * l));
+                  },
+                  kEta, kBeta);
+    };
+    auto ema_check = [&](std::size_t j, int r, const std::function<double(double)>& f) {
+      const double g = GbU(r, static_cast<Eigen::Index>(j));
+      sensitivity(ctx.checks, [&](double, double b, double) { return g * f(b); }, kEta, kBeta);
+    };
+    const std::string skew_reason =
+        "T9 design-skewness gate (README \"Check rules\"): the exact skewness of this mean's sampling distribution, "
+        "γ_c/√D, exceeds {} ({:.3g}); the first-order skew correction does not hold its rate there";
     for (int t : kCheckpoints) {
       const std::size_t g = grid_index(t);
       for (std::size_t j = 0; j < D; ++j) {
         const double bt = theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]);
         for (int r = 0; r < kM; ++r) {
-          const bool ak_ok = design_skew(0, j, r, std::min<double>(t, memory(0, j))) <= kMaxDesignSkew;
-          const bool ema_ok = design_skew(1, j, r, std::min<double>(t, memory(1, j))) <= kMaxDesignSkew;
+          const double ak_skew = design_skew(0, j, r, std::min<double>(t, memory(0, j)));
+          const double ema_skew = design_skew(1, j, r, std::min<double>(t, memory(1, j)));
+          const bool ak_ok = ak_skew <= kMaxDesignSkew;
+          const bool ema_ok = ema_skew <= kMaxDesignSkew;
           rare += !ak_ok + !ema_ok;
-          if (ak_ok)
-            ctx.checks.mc(fmt::format("{}/AK/t={}/{}[{}]", name, t, dirs[j].label, r),
+          const auto at_t = [t](double b) { return 1.0 - std::pow(b, t); };
+          const std::string ak_name = fmt::format("{}/AK/t={}/{}[{}]", name, t, dirs[j].label, r);
+          const std::string ema_name = fmt::format("{}/EMA/t={}/{}[{}]", name, t, dirs[j].label, r);
+          if (ak_ok) {
+            ctx.checks.mc(ak_name,
                         theory::transient_mean(MU(r, j), bt, t), res.total.estimate(static_cast<Eigen::Index>(obs(g, 0, j, r))));
-          if (ema_ok)
-            ctx.checks.mc(fmt::format("{}/EMA/t={}/{}[{}]", name, t, dirs[j].label, r),
+            ak_check(j, r, at_t);
+          } else {
+            ctx.gate(ak_name, fmt::format(fmt::runtime(skew_reason), kMaxDesignSkew, ak_skew));
+          }
+          if (ema_ok) {
+            ctx.checks.mc(ema_name,
                         theory::transient_mean(GbU(r, j), kBeta, t), res.total.estimate(static_cast<Eigen::Index>(obs(g, 1, j, r))));
+            ema_check(j, r, at_t);
+          } else {
+            ctx.gate(ema_name, fmt::format(fmt::runtime(skew_reason), kMaxDesignSkew, ema_skew));
+          }
         }
       }
     }
@@ -328,15 +376,26 @@ static void t09_high_dim(ExperimentContext& ctx) {
     for (std::size_t j = 0; j < D; ++j) {  // time averages over the window, exact prediction
       const double bt = theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]);
       for (int r = 0; r < kM; ++r) {
-        const bool ak_ok = design_skew(0, j, r, kWindow) <= kMaxDesignSkew;
-        const bool ema_ok = design_skew(1, j, r, kWindow) <= kMaxDesignSkew;
+        const double ak_skew = design_skew(0, j, r, kWindow), ema_skew = design_skew(1, j, r, kWindow);
+        const bool ak_ok = ak_skew <= kMaxDesignSkew;
+        const bool ema_ok = ema_skew <= kMaxDesignSkew;
         rare += !ak_ok + !ema_ok;
-        if (ak_ok)
-          ctx.checks.mc(fmt::format("{}/AK/window/{}[{}]", name, dirs[j].label, r), MU(r, j) * window_factor(bt),
+        const std::string ak_name = fmt::format("{}/AK/window/{}[{}]", name, dirs[j].label, r);
+        const std::string ema_name = fmt::format("{}/EMA/window/{}[{}]", name, dirs[j].label, r);
+        if (ak_ok) {
+          ctx.checks.mc(ak_name, MU(r, j) * window_factor(bt),
                       res.total.estimate(static_cast<Eigen::Index>(obs(G, 0, j, r))));
-        if (ema_ok)
-          ctx.checks.mc(fmt::format("{}/EMA/window/{}[{}]", name, dirs[j].label, r), GbU(r, j) * window_factor(kBeta),
+          ak_check(j, r, window_factor);
+        } else {
+          ctx.gate(ak_name, fmt::format(fmt::runtime(skew_reason), kMaxDesignSkew, ak_skew));
+        }
+        if (ema_ok) {
+          ctx.checks.mc(ema_name, GbU(r, j) * window_factor(kBeta),
                       res.total.estimate(static_cast<Eigen::Index>(obs(G, 1, j, r))));
+          ema_check(j, r, window_factor);
+        } else {
+          ctx.gate(ema_name, fmt::format(fmt::runtime(skew_reason), kMaxDesignSkew, ema_skew));
+        }
       }
     }
 
@@ -362,6 +421,12 @@ static void t09_high_dim(ExperimentContext& ctx) {
                            window_factor(theory::beta_tilde(kBeta, kEta, lam[0])) * cond_span;
     ctx.checks.mc(name + "/improvement (mu+lambda_max)/(mu+lambda_min)", cond_span, impr, impr_se, 0.0,
                   std::abs(exact_w - cond_span));
+    ctx.checks.against(1.0, "EMA");  // the EMA buffer's gain is 1 along every direction
+    sensitivity(ctx.checks,
+                [&](double e, double b, double m) {
+                  return (theory::mu(b, e) + m * lam[0]) / (theory::mu(b, e) + m * lam[rank - 1]);
+                },
+                kEta, kBeta);
     for (std::size_t j = 0; j < D; ++j) {
       for (int rule = 0; rule < 2; ++rule) {
         const auto [gv, gse] = jackknife(res.groups, [&](const Vec& m) { return gain(m, G, rule, j); });

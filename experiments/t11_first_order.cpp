@@ -183,6 +183,9 @@ static void t11_first_order(ExperimentContext& ctx) {
       throw std::runtime_error(fmt::format("T11: the exact window of M = {} spans < {} decades", name, kMinDecades));
     const SlopeFit f = fit_slope(data, theta, M, w);
     ctx.checks.mc("taylor/" + name + "/log-log slope of the residual = 3", 3.0, f.slope, f.se, 0.0, f.bias_bound);
+    // The alternative: a wrong first- or second-order term [eq:taylor] leaves an O(α²)
+    // residual, slope 2.
+    ctx.checks.against(2.0, "second-order residual (slope 2)");
     ctx.checks.at_most("taylor/" + name + "/|slope - 3| <= derived bound (higher order + rounding)",
                        f.bias_bound, std::abs(f.slope - 3.0));
     ctx.checks.at_most("taylor/" + name + "/|r/(-alpha^3 T3/6) - 1| <= q + e at alpha_min", f.coef_bound,
@@ -346,6 +349,7 @@ static void t11_first_order(ExperimentContext& ctx) {
                                {"beat_M_star", beat}, {"max_excess_over_dec_star", max_excess},
                                {"max_cos_gaussian", max_cos_gauss}, {"max_cos_near", max_cos_near}};
   ctx.params["findings"] = findings;
+  for (const auto& f : findings) ctx.findings.push_back(f.get<std::string>());
 }
 
 const Registrar registration{
