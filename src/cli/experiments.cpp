@@ -168,8 +168,8 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   return {[st] {
             require_cpu_backend(st->backend);
             st->chosen = find_all(st->ids);
+            load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
-            load_expectations(*st);
           },
           [st] { return run_many(st->chosen, st->opts, st->resume, st->expected()); }};
 });
@@ -190,9 +190,9 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   add_expect_flag(rep, *st);
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
+            load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
             st->nb_dir = notebook_dir(st->opts, st->notebooks);  // validated before any work
-            load_expectations(*st);
           },
           [st] {
             const int rc = run_many(st->chosen, st->opts, st->resume, st->expected());
