@@ -14,6 +14,11 @@ def natural(id_):
     return (m.group(1) != "T", m.group(1), int(m.group(2)))
 
 
+def short(reason, limit=160):
+    """A REPORTED claim's reason lists every finding: the table keeps the first part."""
+    return reason if len(reason) <= limit else reason[:limit].rsplit(";", 1)[0] + "; … (summary.json)"
+
+
 def main(root):
     rows = []
     for f in pathlib.Path(root).glob("*/summary.json"):
@@ -24,7 +29,7 @@ def main(root):
         rows.append((natural(s["id"]), "| {} | {} | {} | **{}** | {}/{} | {}/{} | {} |".format(
             s["id"], s["slug"], ", ".join(s.get("paper_labels", [])), st.get("status", "?"),
             n - failed, n, st.get("discriminating_checks", "?"), st.get("evidence_checks", "?"),
-            st.get("reason", "").replace("|", "/"))))
+            short(st.get("reason", "")).replace("|", "/"))))
     print("| ID | name | paper labels | status | checks passed | discriminate / evidence | reason |")
     print("|---|---|---|---|---|---|---|")
     for _, row in sorted(rows):
