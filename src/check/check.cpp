@@ -22,17 +22,9 @@ bool finite_all(std::initializer_list<double> xs) {
   return true;
 }
 
-bool is_monte_carlo(const CheckRecord& r) { return r.kind == "mc" || r.kind == "family"; }
-
 double combined_se(const CheckRecord& r) {
   return std::sqrt(r.stderr_measured * r.stderr_measured +
                    r.stderr_predicted * r.stderr_predicted);
-}
-
-// nlohmann would write NaN/inf as null anyway; doing it here keeps the output independent
-// of that library detail and makes the intent visible.
-nlohmann::json number_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
 }
 
 // Two-sided quantile at per-comparison rate p: Student-t with the error's degrees of
@@ -95,6 +87,14 @@ void judge_bound(CheckRecord& r) {
 }
 
 }  // namespace
+
+bool is_monte_carlo(const CheckRecord& r) { return r.kind == "mc" || r.kind == "family"; }
+
+// nlohmann would write NaN/inf as null anyway; doing it here keeps the output independent
+// of that library detail and makes the intent visible.
+nlohmann::json number_or_null(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
 
 double corrected_deviation(double diff, double se_total, const MeanEstimate& e) {
   if (!(se_total > 0.0)) return diff == 0.0 ? 0.0 : std::copysign(INFINITY, diff);

@@ -18,8 +18,6 @@ double z_power() {  // one-sided normal quantile at kPowerTarget (1.2816 for 0.9
   return z;
 }
 
-bool monte_carlo(const CheckRecord& r) { return r.kind == "mc" || r.kind == "family"; }
-
 double combined_se(const CheckRecord& r) {
   return std::hypot(r.stderr_measured, r.stderr_predicted);
 }
@@ -27,7 +25,7 @@ double combined_se(const CheckRecord& r) {
 }  // namespace
 
 double power_at(const CheckRecord& r, double delta) {
-  if (monte_carlo(r)) {
+  if (is_monte_carlo(r)) {
     const double s = combined_se(r);
     if (!(s > 0.0)) return (delta > r.tol_above || -delta > r.tol_below) ? 1.0 : 0.0;
     return phi((-r.tol_below - delta) / s) + phi((delta - r.tol_above) / s);
@@ -39,7 +37,7 @@ double power_at(const CheckRecord& r, double delta) {
 }
 
 double minimum_detectable_effect(const CheckRecord& r) {
-  if (monte_carlo(r)) return std::max(r.tol_above, r.tol_below) + z_power() * combined_se(r);
+  if (is_monte_carlo(r)) return std::max(r.tol_above, r.tol_below) + z_power() * combined_se(r);
   if (r.kind == "bound" && r.z_one_sided > 0.0)
     return (r.z_one_sided + z_power()) * r.stderr_measured;
   return r.tolerance;
@@ -57,7 +55,7 @@ void judge_power(CheckRecord& r) {
     r.discriminates = !r.design && r.power >= kPowerTarget && r.upper_limit <= r.predicted;
     return;
   }
-  const bool deterministic = !monte_carlo(r) && !(r.kind == "bound" && r.z_one_sided > 0.0);
+  const bool deterministic = !is_monte_carlo(r) && !(r.kind == "bound" && r.z_one_sided > 0.0);
   if (std::isfinite(r.alternative)) {
     r.power = power_at(r, r.alternative - r.predicted);
     r.discriminates = r.power >= kPowerTarget;

@@ -15,14 +15,10 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-nlohmann::json number_or_null(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
-
 // Resolutions come from Monte-Carlo checks only: an exact identity's "mde" is its
 // floating-point slack, which says nothing about what the simulation can resolve.
 bool statistical(const CheckRecord& r) {
-  return r.kind == "mc" || r.kind == "family" || r.z_one_sided > 0.0;
+  return is_monte_carlo(r) || r.z_one_sided > 0.0;
 }
 
 // min over evidence checks of mde / |derivative| (the relative error in θ that is detected).

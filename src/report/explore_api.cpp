@@ -16,6 +16,7 @@
 #include "akm/base/interrupt.hpp"
 #include "akm/base/key.hpp"
 #include "akm/base/thread_pool.hpp"
+#include "akm/report/files.hpp"
 #include "akm/sim/phase_measure.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/phase.hpp"
@@ -73,10 +74,12 @@ std::shared_ptr<const phase::Model> model_for(const Spectrum& s, std::uint64_t s
   return cache.emplace(key, m).first->second;
 }
 
-std::string shell_quote(const std::string& s) {
+// A word of the printed command: bare when the shell reads it as is, else quoted by the
+// report layer's shell_quote (which also escapes embedded quotes).
+std::string shell_word(const std::string& s) {
   for (char c : s)
     if (!(std::isalnum(static_cast<unsigned char>(c)) || std::string(":=,./_-").find(c) != std::string::npos))
-      return "'" + s + "'";
+      return files::shell_quote(s);
   return s;
 }
 
@@ -119,14 +122,14 @@ Response phase_map(const Query& q, const Limits& limits) {
   // The fixed values that are not axes, as `akm phase` reads them.
   auto is_axis = [&](phase::Param p) { return o.x.param == p || o.y.param == p; };
   std::string fixed;
-  if (!is_axis(phase::Param::alpha)) fixed += " --alpha " + shell_quote(get(q, "alpha", "tuned"));
+  if (!is_axis(phase::Param::alpha)) fixed += " --alpha " + shell_word(get(q, "alpha", "tuned"));
   if (!is_axis(phase::Param::eta)) fixed += " --eta " + show(o.eta);
   if (!is_axis(phase::Param::beta)) fixed += " --beta " + show(o.beta);
   const std::string command = fmt::format(
       "akm phase --x {} --y {} --metric {} --spectrum {} --key {} --direction {}{} --seed {} "
       "--out results/phase",
-      shell_quote(o.x.spec), shell_quote(o.y.spec), phase::to_string(o.metric), shell_quote(s.spec),
-      to_string(o.key), shell_quote(direction), fixed, seed);
+      shell_word(o.x.spec), shell_word(o.y.spec), phase::to_string(o.metric), shell_word(s.spec),
+      to_string(o.key), shell_word(direction), fixed, seed);
   return json_response(200, {{"nx", o.x.n},
                              {"ny", o.y.n},
                              {"x_param", phase::to_string(o.x.param)},

@@ -64,6 +64,11 @@ struct CheckRecord {
   double equivalence_alpha = std::numeric_limits<double>::quiet_NaN();
 };
 
+/// A Monte-Carlo comparison ("mc" or "family"), as opposed to "exact" and "bound".
+bool is_monte_carlo(const CheckRecord& r);
+/// A number for summary.json, null when it is NaN or infinite.
+nlohmann::json number_or_null(double v);
+
 /// Two-sided standard-normal quantile: z with P(|Z| > z) = p.
 double z_two_sided(double p);
 
