@@ -142,8 +142,10 @@ static void t18_diagnostics(ExperimentContext& ctx) {
         findings.push_back({{"task", t.name}, {"pair", arms[2 * p + 1] + " − " + arms[2 * p]}, {"diagnostic", dname[d]},
                             {"gap_mean", gm}, {"gap_sd", gsd}, {"ak_higher_seeds", hi}, {"ak_lower_seeds", lo},
                             {"sign_test_p", pv}});
-        ctx.findings.push_back(fmt::format("{}: {} − {} on {}: {:+.4g} (sd {:.3g} over {} seeds; AK higher in {}, lower in {}; sign test p = {:.3g})",
-                                           t.name, arms[2 * p + 1], arms[2 * p], dname[d], gm, gsd, seeds, hi, lo, pv));
+        ctx.findings.push_back(fmt::format("{}: {} − {} on {}: {:+.4g} ± {:.2g} (paired mean ± standard error over {} "
+                                           "seeds, sd {:.3g}; AK higher in {}, lower in {}; sign test p = {:.3g})",
+                                           t.name, arms[2 * p + 1], arms[2 * p], dname[d], gm,
+                                           gsd / std::sqrt(static_cast<double>(seeds)), seeds, gsd, hi, lo, pv));
       }
   }
   ctx.checks.exact("identity e² = r² − 2r·cos + 1 on every recorded point (max rel diff)", 0.0, worst_identity, 0.0, 1e-9).design();

@@ -96,10 +96,28 @@ static void t20_steps(ExperimentContext& ctx) {
                           {"diverged_seeds_base", diverged[0]}, {"diverged_seeds_ak", diverged[1]},
                           {"ak_faster_seeds", faster}, {"ak_slower_seeds", slower}, {"sign_test_p", p},
                           {"verdict_at_family_alpha", verdict}});
+      // Paired final held-out loss, AK − base, over the seeds where neither arm diverged.
+      std::vector<double> dloss;
+      int ak_lower = 0;
+      for (int s = 0; s < seeds; ++s) {
+        const auto &b = res[0][static_cast<std::size_t>(s)], &k = res[1][static_cast<std::size_t>(s)];
+        if (b.diverged || k.diverged || !std::isfinite(b.final_loss()) || !std::isfinite(k.final_loss())) continue;
+        dloss.push_back(k.final_loss() - b.final_loss());
+        ak_lower += dloss.back() < 0;
+      }
+      const auto [dm, dsd] = dloss.empty() ? std::pair<double, double>{NAN, NAN} : mean_sd(dloss);
+      const double n_seeds = static_cast<double>(seeds), n_pairs = static_cast<double>(dloss.size());
       ctx.findings.push_back(fmt::format(
-          "{}: {} vs {}: steps to target reduced by {:+.3g} (sd {:.3g}); AK faster in {} of {} seeds, slower in {} "
-          "(sign test p = {:.3g}: {} at the declared rate); diverged seeds {} / {}",
-          t.name, pr.ak, pr.base, rm, rsd, faster, seeds, slower, p, verdict, diverged[1], diverged[0]));
+          "{}: {} vs {} (tuned lr {:.3g} vs {:.3g}, target loss {:.3g}): steps to target reduced by {:+.3g} ± {:.2g} (paired mean ± "
+          "standard error over {} seeds, sd {:.3g}); AK faster in {} of {} seeds, slower in {}, tied in {}{} (sign test "
+          "p = {:.3g}: {} at the declared rate); final held-out loss AK − base {:+.3g} ± {:.2g} (paired over {} seeds, AK "
+          "lower in {}); diverged seeds AK {} / base {}",
+          t.name, pr.ak, pr.base, lr[1], lr[0], target, rm, rsd / std::sqrt(n_seeds), seeds, rsd, faster, seeds, slower,
+          seeds - faster - slower,
+          faster + slower == 0 ? " — both arms reach the target at the first evaluation, so steps-to-target cannot "
+                                 "compare them"
+                               : "",
+          p, verdict, dm, dsd / std::sqrt(n_pairs), dloss.size(), ak_lower, diverged[1], diverged[0]));
     }
   }
   ctx.out.write_csv("data_tuning.csv", tune_t);
