@@ -22,10 +22,6 @@ bool finite_all(std::initializer_list<double> xs) {
   return true;
 }
 
-double combined_se(const CheckRecord& r) {
-  return std::sqrt(r.stderr_measured * r.stderr_measured +
-                   r.stderr_predicted * r.stderr_predicted);
-}
 
 // Two-sided quantile at per-comparison rate p: Student-t with the error's degrees of
 // freedom, the normal beyond 1e6 of them (indistinguishable, and boost is slow there).
@@ -89,6 +85,11 @@ void judge_bound(CheckRecord& r) {
 }  // namespace
 
 bool is_monte_carlo(const CheckRecord& r) { return r.kind == "mc" || r.kind == "family"; }
+
+double combined_se(const CheckRecord& r) {
+  return std::sqrt(r.stderr_measured * r.stderr_measured +
+                   r.stderr_predicted * r.stderr_predicted);
+}
 
 // nlohmann would write NaN/inf as null anyway; doing it here keeps the output independent
 // of that library detail and makes the intent visible.

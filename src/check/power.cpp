@@ -18,10 +18,6 @@ double z_power() {  // one-sided normal quantile at kPowerTarget (1.2816 for 0.9
   return z;
 }
 
-double combined_se(const CheckRecord& r) {
-  return std::hypot(r.stderr_measured, r.stderr_predicted);
-}
-
 }  // namespace
 
 double power_at(const CheckRecord& r, double delta) {

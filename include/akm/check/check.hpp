@@ -66,6 +66,9 @@ struct CheckRecord {
 
 /// A Monte-Carlo comparison ("mc" or "family"), as opposed to "exact" and "bound".
 bool is_monte_carlo(const CheckRecord& r);
+// √(se_measured² + se_predicted²): the standard error of measured − predicted, the one
+// scale that both the tolerance (check.cpp) and the power of a check (power.cpp) use.
+double combined_se(const CheckRecord& r);
 /// A number for summary.json, null when it is NaN or infinite.
 nlohmann::json number_or_null(double v);
 
