@@ -12,6 +12,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/random/random.hpp"
 #include "akm/spectrum/data_keys.hpp"
+#include "akm/spectrum/spectrum.hpp"
 
 namespace {
 
@@ -105,6 +106,27 @@ TEST(RealData, BuiltinsLoadWhenInstalled) {
   const akm::DataKeys diabetes(akm::parse_data_keys("data:diabetes,standardize"));
   EXPECT_EQ(diabetes.rows(), 442);
   EXPECT_EQ(diabetes.n(), 10);
+}
+
+// `--spectrum data:…` (theory, phase, explore, akm.spectrum) is the data set's covariance
+// spectrum: the same eigenvalues the key law draws in, and the spec's own refusals named
+// "spectrum" (the flag the user typed), not "keys".
+TEST(RealData, DataSpecIsASpectrum) {
+  const std::string csv = write_tmp("spectrum.csv", "1,2\n2,1\n4,5\n3,3\n");
+  const akm::Spectrum s = akm::parse_spectrum("data:" + csv + ",standardize");
+  const akm::DataKeys d(akm::parse_data_keys("data:" + csv + ",standardize"));
+  EXPECT_EQ(s.kind, "data");
+  EXPECT_EQ(s.spec, "data:" + csv + ",standardize");
+  ASSERT_EQ(s.n(), d.n());
+  for (int i = 0; i < s.n(); ++i) EXPECT_EQ(s.lambda[i], d.lambda()[i]);
+  try {
+    akm::parse_spectrum("data:" + csv + ",bogus");
+    FAIL() << "an unknown option was accepted";
+  } catch (const akm::InputError& e) {
+    EXPECT_EQ(e.param(), "spectrum");
+    EXPECT_NE(std::string(e.what()).find("standardize, header"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(akm::parse_spectrum("data:/nonexistent/x.csv"), akm::InputError);
 }
 
 // The sampler's empirical Σ̂ over D draws agrees entrywise with the exact (1/N)Σ x̂x̂ᵀ within

@@ -18,6 +18,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/base/spec_text.hpp"
 #include "akm/random/random.hpp"
+#include "akm/spectrum/data_keys.hpp"
 
 namespace akm {
 namespace {
@@ -74,7 +75,7 @@ Keys tokenize(std::string_view spec) {
   k.kind = std::string(trim(spec.substr(0, colon)));
   const auto it = grammar().find(k.kind);
   if (it == grammar().end())
-    throw InputError("spectrum kind", k.kind, "must be one of iso, spiked, power, list");
+    throw InputError("spectrum kind", k.kind, "must be one of iso, spiked, power, list, data");
   if (colon == std::string_view::npos) return k;
   const auto& allowed = it->second;
   const auto tokens = split(spec.substr(colon + 1), ',');
@@ -185,7 +186,35 @@ Mat Spectrum::covariance() const {
   return basis * lambda.asDiagonal() * basis.transpose();
 }
 
+namespace {
+
+// data:NAME[,standardize] | data:PATH[,standardize][,header]: the eigenvalues of a real data
+// set's covariance (its spanned directions, akm/spectrum/data_keys.hpp), so that the
+// Gaussian closed forms (theory, phase, explore) can be read at a real spectrum. Only the
+// covariance enters: keys drawn from the rows themselves are R1's business, where how far
+// these Gaussian predictions are off on real inputs is measured.
+Spectrum data_spectrum(std::string_view spec) {
+  DataKeysSpec d;
+  try {
+    d = parse_data_keys(spec);
+    const DataKeys keys(d);
+    Spectrum s;
+    s.kind = "data";
+    s.spec = d.spec;
+    s.lambda = keys.lambda();
+    return s;
+  } catch (const InputError& e) {  // the data layer names "keys"; here the flag is a spectrum
+    const std::string what = e.what();
+    const auto at = what.find("is invalid: ");
+    throw InputError("spectrum", std::string(spec),
+                     at == std::string::npos ? what : what.substr(at + 12));
+  }
+}
+
+}  // namespace
+
 Spectrum parse_spectrum(std::string_view spec, std::uint64_t seed) {
+  if (trim(spec).rfind("data:", 0) == 0) return data_spectrum(trim(spec));
   const Keys k = tokenize(spec);
   auto [lambda, keys] = build(k);
   const bool random = parse_basis(k, static_cast<int>(lambda.size()));

@@ -5,7 +5,9 @@
 //   spiked:n=64,spikes=10/5/2,floor=1   λ = spikes then floor for the rest
 //   power:n=64,exp=1[,scale=1]          λ_i = scale · i^{-exp}, i = 1..n
 //   list:10/5/2/1                       explicit eigenvalues
-// Any kind accepts ",basis=random" (Haar rotation drawn from the seed) else the identity.
+//   data:digits[,standardize]           a real data set's covariance (akm/spectrum/data_keys.hpp:
+//                                       digits, breast_cancer, wine, diabetes, iris or a CSV path)
+// Any kind but data accepts ",basis=random" (Haar rotation drawn from the seed) else the identity.
 // Eigenvalues are stored in descending order; all must be finite and > 0.
 #pragma once
 #include <cstdint>
@@ -18,7 +20,7 @@ namespace akm {
 
 struct Spectrum {
   std::string spec;        ///< the string it was parsed from (normalized form)
-  std::string kind;        ///< iso | spiked | power | list
+  std::string kind;        ///< iso | spiked | power | list | data
   Vec lambda;              ///< eigenvalues λ_i of Σ, descending
   bool random_basis = false;
   /// U (n×n, orthogonal) when random_basis; empty for the identity basis, so that large
