@@ -48,6 +48,13 @@ TEST(Equivalence, StatusFollowsTheThreeOutcomes) {
   EXPECT_EQ(status(0.05, 0.1), akm::ClaimStatus::Supported);
   EXPECT_EQ(status(0.5, 0.1), akm::ClaimStatus::Inconclusive);
   EXPECT_EQ(status(0.05, 2.0), akm::ClaimStatus::NotReproducedAtScale);
+  // The undecided case says why in the equivalence's own terms, with the limit and margin.
+  akm::Checks c(1e-6);
+  akm::mc_equivalent(c, "x", 1.0, {0.1}, {0.5}, 5.0, 2.0, 0.05);
+  c.finalize();
+  const std::string reason = akm::claim_verdict(c, akm::ClaimKind::Empirical).reason;
+  EXPECT_NE(reason.find("equivalence is not established"), std::string::npos) << reason;
+  EXPECT_NE(reason.find("1.1 > 1"), std::string::npos) << reason;
 }
 
 // The TOST level: at a true difference equal to the margin, equivalence is established at

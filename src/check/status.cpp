@@ -136,7 +136,18 @@ ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
     v.reason = "every check passed; " + power;
   } else {
     v.status = ClaimStatus::Inconclusive;
-    v.reason = "every check passed but none has power ≥ 0.9 against its alternative; " + power;
+    // An equivalence claim (check/equivalence.hpp) is undecided when its upper limit of |d|
+    // exceeds the margin: nothing refutes it, nothing establishes it. Say that, with the
+    // limits, rather than the generic power sentence.
+    std::string undecided;
+    for (const auto& r : checks.records())
+      if (!r.design && std::isfinite(r.upper_limit) && !(r.upper_limit <= r.predicted))
+        undecided += fmt::format("{}{:.3g} > {:.3g}", undecided.empty() ? "" : ", ", r.upper_limit,
+                                 r.predicted);
+    v.reason = undecided.empty()
+                   ? "every check passed but none has power ≥ 0.9 against its alternative; " + power
+                   : "no check refutes the claim, but equivalence is not established: the upper "
+                     "limit of |d| exceeds the margin (" + undecided + "); " + power;
   }
   return v;
 }
