@@ -393,7 +393,7 @@ static void e01_mean_square(ExperimentContext& ctx) {
   }
   ctx.params["second_moments_not_checked_no_power"] = not_checked;
   ctx.params["max_exact_relative_se"] = kMaxExactRelativeSe;
-  ctx.params["findings"] = findings;
+  ctx.params["measured"] = findings;  // the numbers behind ctx.findings (structured)
 }
 
 const Registrar registration{

@@ -646,7 +646,6 @@ static void t10_glm(ExperimentContext& ctx) {
   buffer_alone(ctx, s, lh, k_gen);
   local_rates(ctx, s, lh, findings, k_eig);
   generic_w_star(ctx, lh, k_gen, k_eig, findings);
-  ctx.params["findings"] = findings;
   for (const auto& f : findings) ctx.findings.push_back(f.get<std::string>());
 }
 

@@ -348,7 +348,6 @@ static void t11_first_order(ExperimentContext& ctx) {
                                {"guaranteed", guaranteed}, {"not_guaranteed", not_guaranteed},
                                {"beat_M_star", beat}, {"max_excess_over_dec_star", max_excess},
                                {"max_cos_gaussian", max_cos_gauss}, {"max_cos_near", max_cos_near}};
-  ctx.params["findings"] = findings;
   for (const auto& f : findings) ctx.findings.push_back(f.get<std::string>());
 }
 
