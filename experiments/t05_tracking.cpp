@@ -73,8 +73,7 @@ constexpr int kAkRaw = static_cast<int>(BufferKind::ak_raw);
 constexpr int kAkNorm = static_cast<int>(BufferKind::ak_normalized);
 constexpr int kEma = static_cast<int>(BufferKind::ema);
 constexpr int kRules = 3;
-// T5's CSVs still spell the buffers with underscores (byte-identical results).
-const char* rule_name(int r) { return legacy_underscore_name(static_cast<BufferKind>(r)); }
+const char* rule_name(int r) { return to_string(static_cast<BufferKind>(r)); }
 
 /// The fixed model shared by both scenarios.
 struct Model {

@@ -76,8 +76,7 @@ constexpr int kAkNorm = static_cast<int>(BufferKind::ak_normalized);
 constexpr int kEma = static_cast<int>(BufferKind::ema);
 enum Drift : int { kUniform = 0, kDensity = 1 };
 constexpr int kRules = 3, kDrifts = 2, kBuffers = kRules * kDrifts;
-// T6's CSVs still spell the buffers with underscores (byte-identical results).
-const char* rule_name(int r) { return legacy_underscore_name(static_cast<BufferKind>(r)); }
+const char* rule_name(int r) { return to_string(static_cast<BufferKind>(r)); }
 const char* drift_name(int d) { return d == kUniform ? "uniform" : "density"; }
 
 /// One buffer: a rule fed by its own value map D so that its own target drifts by Δ_i.
@@ -252,14 +251,14 @@ static void t06_lag(ExperimentContext& ctx) {
                 {"value_stream", "delta_t = (t - t_c) d . x_t + xi_t per buffer, xi ~ N(0, noise_sigma^2); "
                                  "x_i = sqrt(lambda_i) z_i (eigenbasis); all buffers share x and xi; "
                                  "the two schedules are independent runs"},
-                {"target_gain", "M*_t u_i = g_i A_t u_i: g = lambda/(mu+lambda) (ak_raw), "
-                                "kappa/(mu+lambda_hat) (ak_normalized), lambda (ema); mu = (1-beta)/eta"},
+                {"target_gain", "M*_t u_i = g_i A_t u_i: g = lambda/(mu+lambda) (ak-raw), "
+                                "kappa/(mu+lambda_hat) (ak-normalized), lambda (ema); mu = (1-beta)/eta"},
                 {"drift", "d_i = Delta_i / g_i; uniform: Delta_i = delta0; density: Delta_i = c0 lambda_hat_i "
-                          "(ak_normalized, ema), c0 lambda_i / tr(Sigma) (ak_raw, raw-analog)"},
+                          "(ak-normalized, ema), c0 lambda_i / tr(Sigma) (ak-raw, raw-analog)"},
                 {"M0", "M*_0 (buffer starts on its target): M_0 u_i = -t_c Delta_i"},
                 {"prediction", "e_t = E[(M_t - M*_t) u_i] = -b Delta/(1-b) (1 - b^t), b = beta_tilde_i "
                                "(AK) or beta (EMA); steady lag = - (mean of e_t over the window)"},
-                {"ceilings", "density drift: ak_normalized beta c0/eta; ak_raw (raw-analog) "
+                {"ceilings", "density drift: ak-normalized beta c0/eta; ak-raw (raw-analog) "
                              "beta c0/(eta_raw tr Sigma)"},
                 {"settings", nlohmann::json::array()}};
 
@@ -457,7 +456,7 @@ static void t06_lag(ExperimentContext& ctx) {
     for (const Setting& s : settings) {
       f.series.push_back({"data_steady.csv", "lambda_hat", "measured_lag", "stderr_lag",
                           fmt::format("AK normalized, {}", s.name), "errorbars",
-                          fmt::format("curve=density/ak_normalized/{}", s.name)});
+                          fmt::format("curve=density/{}/{}", rule_name(kAkNorm), s.name)});
       f.series.push_back({"data_steady.csv", "lambda_hat", "measured_lag", "stderr_lag",
                           fmt::format("EMA, {}", s.name), "errorbars",
                           fmt::format("curve=density/ema/{}", s.name)});

@@ -112,9 +112,6 @@ TEST(BufferKind, OneSpellingAndTheLegacyUnderscoreOne) {
   EXPECT_STREQ(akm::to_string(BufferKind::ak_normalized), "ak-normalized");
   EXPECT_STREQ(akm::to_string(BufferKind::ema), "ema");
   EXPECT_STREQ(akm::to_string(BufferKind::delta), "delta");
-  EXPECT_STREQ(akm::legacy_underscore_name(BufferKind::ak_raw), "ak_raw");
-  EXPECT_STREQ(akm::legacy_underscore_name(BufferKind::ak_normalized), "ak_normalized");
-  EXPECT_STREQ(akm::legacy_underscore_name(BufferKind::ema), "ema");
   EXPECT_EQ(akm::key_of(BufferKind::ak_raw), akm::Key::raw);
   EXPECT_EQ(akm::key_of(BufferKind::ak_normalized), akm::Key::normalized);
   EXPECT_ANY_THROW(akm::key_of(BufferKind::ema));

@@ -15,14 +15,6 @@ const char* to_string(BufferKind b) {
   return "?";
 }
 
-const char* legacy_underscore_name(BufferKind b) {
-  switch (b) {
-    case BufferKind::ak_raw: return "ak_raw";
-    case BufferKind::ak_normalized: return "ak_normalized";
-    default: return to_string(b);
-  }
-}
-
 Key key_of(BufferKind b) {
   if (b == BufferKind::ak_raw) return Key::raw;
   if (b == BufferKind::ak_normalized) return Key::normalized;

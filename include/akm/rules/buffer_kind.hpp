@@ -13,11 +13,6 @@ enum class BufferKind : int { ak_raw = 0, ak_normalized = 1, ema = 2, delta = 3 
 /// optimizer names "ak-sgd", "sgd-m").
 const char* to_string(BufferKind b);
 
-/// The underscore spelling "ak_raw", "ak_normalized" ("ema", "delta" unchanged) that the
-/// committed T5 and T6 results still carry in their CSV columns and curve tags. Kept only so
-/// those files stay byte-identical until a results regeneration moves them to to_string().
-const char* legacy_underscore_name(BufferKind b);
-
 /// The key an AK buffer uses; ak_raw → raw, ak_normalized → normalized. InputError for
 /// ema and delta, which have no key choice.
 Key key_of(BufferKind b);
