@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -28,17 +29,23 @@ namespace fs = std::filesystem;
 namespace akm::cli {
 namespace {
 
-struct PhaseFlags {
+// One options record: CLI11 binds the fixed values straight into phase::Options (η, β) and
+// phase::MeasureOptions (trials, steps, seed), whose defaults are the only ones; the texts
+// that need the spectrum or a parser (axes, metric, key, α, direction, backend, keys) are kept
+// as typed and parsed once by validate(), before any work.
+struct PhaseState {
+  phase::Options o;
+  phase::MeasureOptions mo;
   std::string x, y, metric, spec, key = "normalized", alpha = "tuned", direction = "all";
-  std::string backend = "cpu";
-  std::string keys = "shared";
-  double eta = 0.5, beta = 0.9;
+  std::string backend = "cpu", keys = "shared";
   bool measure = false, quiet = false;
-  long long trials = 256;
-  int steps = 1000;
   std::string out = "results/phase";
-  unsigned long long seed = RunOptions{}.seed;
   int threads = 0;
+  // Set by validate():
+  std::optional<Spectrum> spectrum;
+  fs::path root;
+  std::string id;
+  PhaseState() { mo.seed = RunOptions{}.seed; }  // akm's one default seed
 };
 
 // What shared keys mean for the reader of a measured map (printed and in summary.json).
@@ -47,27 +54,25 @@ constexpr const char* kSharedNote =
     "standard error, but points are positively correlated (smoother map, sharper differences; "
     "errors do not average out across points). --keys per-point for independent points.";
 
-int cmd_phase(const PhaseFlags& f) {
+void validate(PhaseState& f) {
   // Every input is validated before anything is written.
-  phase::Options o;
+  phase::Options& o = f.o;
   o.x = phase::parse_axis(f.x, "--x");
   o.y = phase::parse_axis(f.y, "--y");
   o.metric = phase::parse_metric(f.metric);
   o.key = parse_key(f.key);
-  o.eta = f.eta;
-  o.beta = f.beta;
   o.alpha = phase::parse_alpha(f.alpha);
-  const Spectrum s = parse_spectrum(f.spec, f.seed);
-  o.direction = phase::parse_direction(f.direction, s.n());
-  phase::validate(o, s.n());
+  f.spectrum = parse_spectrum(f.spec, f.mo.seed);
+  o.direction = phase::parse_direction(f.direction, f.spectrum->n());
+  phase::validate(o, f.spectrum->n());
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be >= 1 (or omitted for all cores)");
-  const bool alpha_axis = o.x.param == phase::Param::alpha || o.y.param == phase::Param::alpha;
-  if (f.measure) phase::validate_measure(o, f.trials, f.steps);
+  if (f.measure) phase::validate_measure(o, f.mo.trials, f.mo.steps);
   // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/engine/phase_trial.cpp).
   if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
+  f.mo.backend = f.backend == "cuda" ? phase::Backend::cuda : phase::Backend::cpu;
   // --keys: common random numbers across the grid (shared, engine::phase_shared) or the
   // per-point reference streams (akm/sim/phase_measure.hpp).
-  const phase::Keys keys = phase::parse_keys(f.keys, "--keys");
+  f.mo.keys = phase::parse_keys(f.keys, "--keys");
   if (f.backend == "cuda") {
     if (!f.measure)
       throw InputError("--backend", "cuda", "applies to --measure only (the closed-form map runs no simulation)");
@@ -75,10 +80,19 @@ int cmd_phase(const PhaseFlags& f) {
   }
   if (f.out.empty()) throw InputError("--out", "''", "must be a folder path");
   const fs::path out_path = fs::absolute(f.out).lexically_normal();
-  const fs::path root = out_path.parent_path();
-  const std::string id = out_path.filename().string();
-  if (id.empty() || id == "." || id == "..") throw InputError("--out", f.out, "must name a folder");
-  require_writable_dir(root, "--out");
+  f.root = out_path.parent_path();
+  f.id = out_path.filename().string();
+  if (f.id.empty() || f.id == "." || f.id == "..") throw InputError("--out", f.out, "must name a folder");
+  require_writable_dir(f.root, "--out");
+}
+
+int cmd_phase(PhaseState& f) {
+  const phase::Options& o = f.o;
+  const Spectrum& s = *f.spectrum;
+  const phase::Keys keys = f.mo.keys;
+  const fs::path& root = f.root;
+  const std::string& id = f.id;
+  const bool alpha_axis = o.x.param == phase::Param::alpha || o.y.param == phase::Param::alpha;
   const int threads = resolve_threads(f.threads);
 
   const bool fourth = o.metric == phase::Metric::ms_stable && o.key == Key::normalized;
@@ -88,13 +102,8 @@ int cmd_phase(const PhaseFlags& f) {
   std::vector<phase::MeasurePoint> measured;
   double measure_seconds = 0;
   if (f.measure) {
-    phase::MeasureOptions mo;
+    phase::MeasureOptions mo = f.mo;
     mo.key = o.key;
-    mo.backend = f.backend == "cuda" ? phase::Backend::cuda : phase::Backend::cpu;
-    mo.keys = keys;
-    mo.trials = f.trials;
-    mo.steps = f.steps;
-    mo.seed = f.seed;
     mo.threads = threads;
     auto bar = std::make_shared<CountProgress>("akm phase --measure", "points", show_progress(f.quiet));
     mo.progress = [bar](long long done, long long total) { bar->update(done, total); };
@@ -134,12 +143,12 @@ int cmd_phase(const PhaseFlags& f) {
   summary["fixed"] = {{"eta", o.eta}, {"beta", o.beta}};
   summary["threads"] = threads;
   summary["ranks"] = dist::size();
-  summary["seed"] = f.seed;
+  summary["seed"] = f.mo.seed;
   summary["version"] = version();
   if (f.measure) {
     summary["measure"] = phase::summarize(measured);
-    summary["measure"]["trials"] = f.trials;
-    summary["measure"]["steps"] = f.steps;
+    summary["measure"]["trials"] = f.mo.trials;
+    summary["measure"]["steps"] = f.mo.steps;
     summary["measure"]["seconds"] = measure_seconds;
     summary["measure"]["backend"] = f.backend;
     summary["measure"]["keys"] = phase::to_string(keys);
@@ -158,7 +167,7 @@ int cmd_phase(const PhaseFlags& f) {
     phase::Heatmap d = h;
     d.name = "diverged";
     d.column = "diverged_fraction";
-    d.title = fmt::format("fraction of trials with ‖v_t‖² > 1e12 (T = {}, R = {})", f.steps, f.trials);
+    d.title = fmt::format("fraction of trials with ‖v_t‖² > 1e12 (T = {}, R = {})", f.mo.steps, f.mo.trials);
     d.cblabel = "fraction";
     d.cbrange = std::pair{0.0, 1.0};
     d.threshold_palette = false;
@@ -175,8 +184,8 @@ int cmd_phase(const PhaseFlags& f) {
   return 0;
 }
 
-const RegisterCommand phase_cmd(45, "phase", [](CLI::App& app) -> Action {
-  auto f = std::make_shared<PhaseFlags>();
+const RegisterCommand phase_cmd(45, "phase", [](CLI::App& app) -> Plan {
+  auto f = std::make_shared<PhaseState>();
   auto* c = app.add_subcommand("phase", "phase diagrams over two of eta, beta, alpha (closed form, --measure)");
   c->add_option("--x", f->x, "x axis NAME:LO:HI:N[:log], NAME in eta|beta|alpha")->required();
   c->add_option("--y", f->y, "y axis NAME:LO:HI:N[:log]")->required();
@@ -185,20 +194,20 @@ const RegisterCommand phase_cmd(45, "phase", [](CLI::App& app) -> Action {
   c->add_option("--key", f->key, "raw | normalized")->capture_default_str();
   c->add_option("--alpha", f->alpha, "step size α > 0, or tuned (per point min_α ρ)")->capture_default_str();
   c->add_option("--direction", f->direction, "direction i (1-based) or all (worst and mean)")->capture_default_str();
-  c->add_option("--eta", f->eta, "η when eta is not an axis")->capture_default_str();
-  c->add_option("--beta", f->beta, "β when beta is not an axis")->capture_default_str();
+  c->add_option("--eta", f->o.eta, "η when eta is not an axis")->capture_default_str();
+  c->add_option("--beta", f->o.beta, "β when beta is not an axis")->capture_default_str();
   c->add_flag("--measure", f->measure, "Monte-Carlo measured contraction and divergence at every point");
   c->add_option("--backend", f->backend, "cpu | cuda: who runs the --measure trials")->capture_default_str();
   c->add_option("--keys", f->keys,
                 "shared (one key sequence per trial pushes every point; points correlated) | per-point")
       ->capture_default_str();
-  c->add_option("--trials", f->trials, "trials per point (--measure)")->capture_default_str();
-  c->add_option("--steps", f->steps, "steps per trial (--measure)")->capture_default_str();
+  c->add_option("--trials", f->mo.trials, "trials per point (--measure)")->capture_default_str();
+  c->add_option("--steps", f->mo.steps, "steps per trial (--measure)")->capture_default_str();
   c->add_option("--out", f->out, "output folder (replaced atomically)")->capture_default_str();
-  c->add_option("--seed", f->seed, "seed (spectrum basis and --measure streams)")->capture_default_str();
+  c->add_option("--seed", f->mo.seed, "seed (spectrum basis and --measure streams)")->capture_default_str();
   c->add_option("--threads", f->threads, "worker threads (default all cores); results do not depend on it");
   c->add_flag("--quiet", f->quiet, "no progress or summary lines");
-  return [f] { return cmd_phase(*f); };
+  return {[f] { validate(*f); }, [f] { return cmd_phase(*f); }};
 });
 
 }  // namespace
