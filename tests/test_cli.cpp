@@ -107,7 +107,7 @@ TEST(Cli, TheoryJsonFollowsTheContract) {
                         "lag_ema_per_unit_drift"})
     EXPECT_TRUE(j["directions"][0].contains(k)) << k;
   // Values equal the library's closed forms.
-  const auto rep = akm::make_theory_report(0.9, 0.5, 0.2, akm::Key::normalized,
+  const auto rep = akm::make_theory_report({0.9, 0.5, 0.2, akm::Key::normalized},
                                            akm::parse_spectrum("spiked:n=8,spikes=10/3,floor=1"));
   EXPECT_DOUBLE_EQ(j["directions"][0]["beta_tilde"].get<double>(), rep.directions[0].beta_tilde);
   EXPECT_DOUBLE_EQ(j["directions"][0]["beta_tilde"].get<double>(),

@@ -50,7 +50,7 @@ TEST(Explore, MapIsAkmPhaseAtTheSameParameters) {
 TEST(Explore, TheoryIsAkmTheory) {
   const auto r = handle("/api/theory", {{"beta", "0.9"}, {"eta", "0.5"}, {"spectrum", kSpec}});
   ASSERT_EQ(r.status, 200) << r.body;
-  const auto expected = akm::to_json(akm::make_theory_report(0.9, 0.5, 0.1, akm::Key::normalized,
+  const auto expected = akm::to_json(akm::make_theory_report({0.9, 0.5, 0.1, akm::Key::normalized},
                                                              akm::parse_spectrum(kSpec, 0)));
   EXPECT_EQ(nlohmann::json::parse(r.body), nlohmann::json::parse(expected.dump()));
 }

@@ -100,7 +100,7 @@ TEST(PhaseMetrics, MatchTheoryReportPointwise) {
     for (double eta : {0.03, 0.4, 1.3})
       for (double beta : {0.5, 0.9, 0.99})
         for (double alpha : {0.05, 0.7, 3.0}) {
-          const TheoryReport r = make_theory_report(beta, eta, alpha, key, s);
+          const TheoryReport r = make_theory_report({beta, eta, alpha, key}, s);
           double worst_bt = 0, worst_ratio = 0, mean_ratio = 0;
           for (int i = 0; i < s.n(); ++i) {
             const auto& d = r.directions[i];

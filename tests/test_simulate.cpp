@@ -129,7 +129,7 @@ TEST(Simulate, WrongPredictionIsRefused) {
   const simulate::Options o = options(Key::normalized, 0.5, 0.1, 4000, 200);
   const wl::Fit w = simulate::make_fit(o, s);
   const auto g = engine::fit(w, o.seed, 2, Precision::f64);
-  const auto wrong = make_theory_report(o.beta, 0.55, o.alpha, o.key, s);
+  const auto wrong = make_theory_report({o.beta, 0.55, o.alpha, o.key}, s);
   const simulate::Result r = simulate::analyze(o, w, wrong, g);
   int failed = 0;
   for (const auto& rec : r.checks.records()) failed += rec.pass ? 0 : 1;
@@ -146,7 +146,7 @@ TEST(Simulate, FloatAgreesWithDoubleWithinItsErrorAnalysis) {
   EXPECT_LE(worst_ratio(w, d, f, kC * w.n() * kEps32 + 4e-4), 1.0);
   // And the float run is judged with its own rounding allowance: it passes too.
   o.precision = Precision::f32;
-  const auto th = make_theory_report(o.beta, o.eta, o.alpha, o.key, s);
+  const auto th = make_theory_report({o.beta, o.eta, o.alpha, o.key}, s);
   EXPECT_TRUE(simulate::analyze(o, w, th, f).checks.all_pass());
 }
 

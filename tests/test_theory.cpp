@@ -190,7 +190,7 @@ TEST(Theory, KeyRoundTrip) {
 TEST(TheoryReport, IsotropicWeightedMeanIsBetaMinusEtaOverN) {
   // [eq:weighted-mean]: Σλ̂β̃ = β − η‖λ̂‖² = β − η/n exactly when Σ̂ = I/n.
   const int n = 8;
-  const auto r = akm::make_theory_report(0.9, 0.4, 0.5, Key::normalized, iso(n));
+  const auto r = akm::make_theory_report({0.9, 0.4, 0.5, Key::normalized}, iso(n));
   ASSERT_EQ(r.directions.size(), static_cast<size_t>(n));
   EXPECT_NEAR(r.weighted_mean_contraction, 0.9 - 0.4 / n, 1e-10);
   EXPECT_NEAR(r.frobenius_sq, 1.0 / n, 1e-10);
@@ -199,7 +199,7 @@ TEST(TheoryReport, IsotropicWeightedMeanIsBetaMinusEtaOverN) {
 
 TEST(TheoryReport, SpikedWeightedMeanIsStrictlyBelow) {
   const auto s = spectrum_of({10, 5, 2, 1, 1, 1, 1, 1});
-  const auto r = akm::make_theory_report(0.9, 0.4, 0.5, Key::normalized, s);
+  const auto r = akm::make_theory_report({0.9, 0.4, 0.5, Key::normalized}, s);
   EXPECT_LT(r.weighted_mean_contraction, 0.9 - 0.4 / 8 - 1e-3);
   Vec lh(8);
   for (int i = 0; i < 8; ++i) lh(i) = r.directions[i].lambda_hat;
@@ -211,7 +211,7 @@ TEST(TheoryReport, DirectionsMatchIndependentComputation) {
   const auto s = spectrum_of({4, 2, 1, 0.5});
   const double beta = 0.9, eta = 0.3, alpha = 0.7;
   for (Key key : {Key::normalized, Key::raw}) {
-    const auto r = akm::make_theory_report(beta, eta, alpha, key, s);
+    const auto r = akm::make_theory_report({beta, eta, alpha, key}, s);
     EXPECT_EQ(r.key, key);
     EXPECT_DOUBLE_EQ(r.mu, (1 - beta) / eta);
     EXPECT_DOUBLE_EQ(r.cond_ceiling, 1 + eta / (1 - beta));
@@ -254,17 +254,17 @@ TEST(TheoryReport, DirectionsMatchIndependentComputation) {
 TEST(TheoryReport, UnderdampedFlagAndBandAgree) {
   // Pick α so α·c sits mid-band on the top direction: flagged and ρ^Δ = √β̃.
   const auto s = spectrum_of({3, 1});
-  const auto probe = akm::make_theory_report(0.95, 0.2, 1.0, Key::normalized, s);
+  const auto probe = akm::make_theory_report({0.95, 0.2, 1.0, Key::normalized}, s);
   const auto& d0 = probe.directions[0];
   ASSERT_TRUE(d0.band);
   const double alpha = 0.5 * (d0.band->first + d0.band->second) / d0.coupling_ak;
-  const auto r = akm::make_theory_report(0.95, 0.2, alpha, Key::normalized, s);
+  const auto r = akm::make_theory_report({0.95, 0.2, alpha, Key::normalized}, s);
   EXPECT_TRUE(r.directions[0].underdamped_ak);
   EXPECT_NEAR(r.directions[0].rho_ak, std::sqrt(r.directions[0].beta_tilde), 1e-12);
 }
 
 TEST(TheoryReport, JsonHasEveryContractKey) {
-  const auto r = akm::make_theory_report(0.9, 0.4, 0.5, Key::raw, spectrum_of({3, 2, 1}));
+  const auto r = akm::make_theory_report({0.9, 0.4, 0.5, Key::raw}, spectrum_of({3, 2, 1}));
   const auto j = akm::to_json(r);
   for (const char* k : {"beta", "eta", "alpha", "key", "mu", "weighted_mean_contraction",
                         "frobenius_sq", "cond_ceiling", "directions"}) {
@@ -293,7 +293,7 @@ TEST(TheoryReport, JsonHasEveryContractKey) {
 
 TEST(TheoryReport, JsonBandIsNullWhenEmpty) {
   // Raw key with ηλ > β: β̃ < 0, no underdamped band.
-  const auto r = akm::make_theory_report(0.5, 0.4, 0.5, Key::raw, spectrum_of({3, 0.1}));
+  const auto r = akm::make_theory_report({0.5, 0.4, 0.5, Key::raw}, spectrum_of({3, 0.1}));
   ASSERT_LT(r.directions[0].beta_tilde, 0.0);
   const auto j = akm::to_json(r);
   EXPECT_TRUE(j["directions"][0]["band"].is_null());
@@ -305,16 +305,16 @@ TEST(TheoryReport, BadInputsThrowInputError) {
   const auto s = spectrum_of({2, 1});
   const double nan = std::nan("");
   for (double beta : {-0.1, 1.0, 1.5, nan}) {
-    EXPECT_THROW(akm::make_theory_report(beta, 0.4, 0.5, Key::normalized, s), akm::InputError);
+    EXPECT_THROW(akm::make_theory_report({beta, 0.4, 0.5, Key::normalized}, s), akm::InputError);
   }
   for (double eta : {0.0, -1.0, nan, std::numeric_limits<double>::infinity()}) {
-    EXPECT_THROW(akm::make_theory_report(0.9, eta, 0.5, Key::normalized, s), akm::InputError);
+    EXPECT_THROW(akm::make_theory_report({0.9, eta, 0.5, Key::normalized}, s), akm::InputError);
   }
   for (double alpha : {0.0, -0.5, nan}) {
-    EXPECT_THROW(akm::make_theory_report(0.9, 0.4, alpha, Key::normalized, s), akm::InputError);
+    EXPECT_THROW(akm::make_theory_report({0.9, 0.4, alpha, Key::normalized}, s), akm::InputError);
   }
   akm::Spectrum empty;
-  EXPECT_THROW(akm::make_theory_report(0.9, 0.4, 0.5, Key::normalized, empty), akm::InputError);
+  EXPECT_THROW(akm::make_theory_report({0.9, 0.4, 0.5, Key::normalized}, empty), akm::InputError);
 }
 
 }  // namespace

@@ -177,7 +177,7 @@ Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
 Result run(const Options& o, const Spectrum& s) {
   validate(o, s);
   const wl::Fit w = make_fit(o, s);
-  const TheoryReport th = make_theory_report(o.beta, o.eta, o.alpha, o.key, s);
+  const TheoryReport th = make_theory_report({o.beta, o.eta, o.alpha, o.key}, s);
   const auto t0 = std::chrono::steady_clock::now();
   const wl::Observations g = o.backend == Backend::cuda
                                  ? cuda::fit(w, o.seed)

@@ -13,9 +13,11 @@
 namespace akm::cli {
 namespace {
 
+// One options record: CLI11 binds β, η, α into TheoryInputs (theory/report.hpp), whose
+// defaults are the only ones; the key and spectrum texts are parsed once by validate.
 struct TheoryFlags {
-  double beta = 0.9, eta = 0.5, alpha = 0.1;
-  std::string spec, key = "normalized";
+  TheoryInputs in;
+  std::string spec, key = to_string(TheoryInputs{}.key);
   unsigned long long seed = 0;
   bool json = false;
 };
@@ -52,29 +54,29 @@ const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Plan {
   auto* th = app.add_subcommand("theory", "print the closed forms per direction");
   // Numbers are parsed by akm so every refusal names the flag, the text and the range.
   th->add_option_function<std::string>(
-        "--beta", [&f](const std::string& s) { f.beta = parse_real("beta", s, "in [0, 1)"); },
+        "--beta", [&f](const std::string& s) { f.in.beta = parse_real("beta", s, "in [0, 1)"); },
         "EMA decay β ∈ [0, 1)")->type_name("FLOAT")->required();
   th->add_option_function<std::string>(
-        "--eta", [&f](const std::string& s) { f.eta = parse_real("eta", s, "> 0"); },
+        "--eta", [&f](const std::string& s) { f.in.eta = parse_real("eta", s, "> 0"); },
         "delta-rule coefficient η > 0 (η < 1+β: normalized key contracts)")->type_name("FLOAT")->required();
   th->add_option("--spectrum", f.spec, "covariance spec, e.g. spiked:n=64,spikes=10/5/2,floor=1")->required();
   th->add_option("--key", f.key, "raw | normalized")->capture_default_str();
   th->add_option_function<std::string>(
-        "--alpha", [&f](const std::string& s) { f.alpha = parse_real("alpha", s, "> 0"); },
-        "step size α > 0 for the rates")->type_name("FLOAT")->default_str(show(f.alpha));
+        "--alpha", [&f](const std::string& s) { f.in.alpha = parse_real("alpha", s, "> 0"); },
+        "step size α > 0 for the rates")->type_name("FLOAT")->default_str(show(f.in.alpha));
   th->add_option_function<std::string>(
         "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
         "seed of basis=random")->type_name("UINT")->default_str("0");
   th->add_flag("--json", f.json, "JSON output (stable contract, see README)");
   return {[st] {
-            const TheoryFlags& f = st->flags;
-            require_beta(f.beta);
-            require_eta(f.eta);
-            require_alpha(f.alpha);
-            const Key key = parse_key(f.key);
+            TheoryFlags& f = st->flags;
+            require_beta(f.in.beta);
+            require_eta(f.in.eta);
+            require_alpha(f.in.alpha);
+            f.in.key = parse_key(f.key);
             const Spectrum s = parse_spectrum(f.spec, f.seed);
-            require_contraction(f.beta, f.eta, key, s);
-            st->report = make_theory_report(f.beta, f.eta, f.alpha, key, s);
+            require_contraction(f.in.beta, f.in.eta, f.in.key, s);
+            st->report = make_theory_report(f.in, s);
           },
           [st] { return print_theory(*st->report, st->flags.json); }};
 });

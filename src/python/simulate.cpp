@@ -91,10 +91,13 @@ pyb::object simulate_run(const std::string& spec, double beta, double eta, doubl
 
 void bind_simulate(pyb::module_& m) {
   using namespace pybind11::literals;
-  m.def("simulate", &simulate_run, "spectrum"_a, "beta"_a = 0.9, "eta"_a = 0.5, "alpha"_a = 0.1,
-        "sigma"_a = 0.1, "key"_a = "normalized", "trials"_a = 2000LL, "steps"_a = 200LL,
-        "seed"_a = 1ULL, "threads"_a = 0, "backend"_a = "cpu", "precision"_a = "double",
-        "false_alarm"_a = 1e-6, "summary"_a = false, "progress"_a = true,
+  // The keyword defaults are simulate::Options's, the CLI's: one place for them.
+  const simulate::Options kDefaults;
+  m.def("simulate", &simulate_run, "spectrum"_a, "beta"_a = kDefaults.beta, "eta"_a = kDefaults.eta,
+        "alpha"_a = kDefaults.alpha, "sigma"_a = kDefaults.sigma, "key"_a = to_string(kDefaults.key),
+        "trials"_a = kDefaults.trials, "steps"_a = static_cast<long long>(kDefaults.steps),
+        "seed"_a = static_cast<unsigned long long>(kDefaults.seed), "threads"_a = kDefaults.threads, "backend"_a = "cpu", "precision"_a = "double",
+        "false_alarm"_a = kDefaults.false_alarm, "summary"_a = false, "progress"_a = true,
         R"(One Monte-Carlo run of AK-SGD and SGD-EMA, as `akm simulate` (same seed, same numbers).
 
 Returns a dict of equal-length columns, one row per (arm, direction) — the CLI's rates.csv:

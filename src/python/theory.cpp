@@ -22,7 +22,7 @@ pyb::dict theory(double beta, double eta, const std::string& spec, const std::st
   const Key key = parse_key(key_text);
   const Spectrum s = parse_spectrum(spec, seed);
   require_contraction(beta, eta, key, s);
-  const TheoryReport r = make_theory_report(beta, eta, alpha, key, s);
+  const TheoryReport r = make_theory_report({beta, eta, alpha, key}, s);
 
   pyb::dict out;
   const nlohmann::json j = to_json(r);
@@ -62,7 +62,7 @@ pyb::dict theory(double beta, double eta, const std::string& spec, const std::st
 
 void bind_theory(pyb::module_& m) {
   using namespace pybind11::literals;
-  m.def("theory", &theory, "beta"_a, "eta"_a, "spectrum"_a, "key"_a = "normalized", "alpha"_a = 0.1,
+  m.def("theory", &theory, "beta"_a, "eta"_a, "spectrum"_a, "key"_a = to_string(TheoryInputs{}.key), "alpha"_a = TheoryInputs{}.alpha,
         "seed"_a = 0ULL,
         R"(The closed forms per direction at (beta, eta, alpha, key) on a covariance spectrum.
 

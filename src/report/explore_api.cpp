@@ -147,14 +147,14 @@ Response theory_point(const Query& q) {
   require_known(q, {"beta", "eta", "spectrum", "key", "alpha", "seed"});
   const double beta = parse_real("beta", required(q, "beta"), "in [0, 1)");
   const double eta = parse_real("eta", required(q, "eta"), "> 0");
-  const double alpha = parse_real("alpha", get(q, "alpha", "0.1"), "> 0");
+  const double alpha = parse_real("alpha", get(q, "alpha", show(TheoryInputs{}.alpha)), "> 0");
   require_beta(beta);
   require_eta(eta);
   require_alpha(alpha);
   const Key key = parse_key(get(q, "key", "normalized"));
   const Spectrum s = parse_spectrum(required(q, "spectrum"), parse_u64("--seed", get(q, "seed", "0")));
   require_contraction(beta, eta, key, s);
-  return json_response(200, to_json(make_theory_report(beta, eta, alpha, key, s)));
+  return json_response(200, to_json(make_theory_report({beta, eta, alpha, key}, s)));
 }
 
 std::atomic<bool> measuring{false};

@@ -55,8 +55,9 @@ Vec direction_weights(Key key, const KeyMoments& km) {
 
 }  // namespace
 
-TheoryReport make_theory_report(double beta, double eta, double alpha, Key key,
-                                const Spectrum& spectrum) {
+TheoryReport make_theory_report(const TheoryInputs& in, const Spectrum& spectrum) {
+  const double beta = in.beta, eta = in.eta, alpha = in.alpha;
+  const Key key = in.key;
   require_beta(beta);
   require_eta(eta);
   require_alpha(alpha);

@@ -24,8 +24,16 @@ struct DirectionTheory {
   double lag_ak_per_unit_drift = 0, lag_ema_per_unit_drift = 0;
 };
 
+/// The inputs of a report beyond the spectrum, and the one place their defaults live: `akm
+/// theory`, akm.theory() and akm explore read them (β and η are required there; α only
+/// enters the rates).
+struct TheoryInputs {
+  double beta = 0.9, eta = 0.5, alpha = 0.1;
+  Key key = Key::normalized;
+};
+
 struct TheoryReport {
-  double beta = 0, eta = 0, alpha = 0.1;
+  double beta = 0, eta = 0, alpha = 0;
   Key key = Key::normalized;
   double mu = 0, weighted_mean_contraction = 0, frobenius_sq = 0, cond_ceiling = 0;
   std::vector<DirectionTheory> directions;
@@ -33,8 +41,7 @@ struct TheoryReport {
 
 /// Validates (β ∈ [0,1), η > 0, α > 0) and evaluates every closed form per direction.
 /// Gaussian-key moments come from the exact quadrature of akm/spectrum/moments.hpp.
-TheoryReport make_theory_report(double beta, double eta, double alpha, Key key,
-                                const Spectrum& spectrum);
+TheoryReport make_theory_report(const TheoryInputs& in, const Spectrum& spectrum);
 
 /// Refuses an η at which the buffer does not contract (the closed forms τ, φ, rates and lags
 /// describe a contracting buffer, every β̃_i > −1): normalized key η < 1+β
