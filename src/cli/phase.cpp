@@ -67,7 +67,7 @@ void validate(PhaseState& f) {
   phase::validate(o, f.spectrum->n());
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be >= 1 (or omitted for all cores)");
   if (f.measure) phase::validate_measure(o, f.mo.trials, f.mo.steps);
-  // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/engine/phase_trial.cpp).
+  // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/ops/phase_measure/cpu.cpp).
   if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
   f.mo.backend = f.backend == "cuda" ? phase::Backend::cuda : phase::Backend::cpu;
   // --keys: common random numbers across the grid (shared, engine::phase_shared) or the

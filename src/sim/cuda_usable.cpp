@@ -1,5 +1,5 @@
 // cuda_usable — the one refusal of `--backend cuda` shared by bench, simulate and phase
-// (compiled in every build: it only asks the backend, src/sim/cuda/backend.cu or off.cpp).
+// (compiled in every build: it only asks the backend, src/sim/cuda/device.cu or off.cpp).
 #include <string>
 
 #include "akm/sim/cuda.hpp"

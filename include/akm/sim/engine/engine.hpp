@@ -70,7 +70,7 @@ phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::Measu
 /// pts[0..count): the keys are drawn once per step from Stream(seed, trial, keys) and shared
 /// by all points (pts[·].seed is not read). out[q] equals phase_trial(…, pts[q], seed, trial)
 /// up to the summation order of the n-term sums; lanes are independent, so a point's result
-/// does not depend on the other points of the call (src/sim/engine/phase_shared.cpp).
+/// does not depend on the other points of the call (src/sim/ops/phase_measure/cpu_shared.cpp).
 void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
                   const phase::PointPlan* pts, int count, std::uint64_t seed, std::uint64_t trial,
                   phase::TrialResult* out);

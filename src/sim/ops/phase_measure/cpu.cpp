@@ -1,5 +1,5 @@
-// phase_trial — the fast inner loop of `akm phase --measure`: phase::measure_trial (the plain
-// reference, src/sim/phase_measure.cpp) with the keys drawn by NormalStream in batches of n and
+// phase_measure/cpu — the fast inner loop of `akm phase --measure`: phase::measure_trial (the plain
+// reference, reference.cpp beside it) with the keys drawn by NormalStream in batches of n and
 // the per-step loops vectorized. Same stream (Stream(point seed, trial, keys)), same
 // operations in the same order per element; sums are reordered (SIMD partial sums) and
 // log/sin/cos come from libmvec, so it agrees with the reference to rounding

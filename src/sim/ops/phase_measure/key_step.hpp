@@ -1,6 +1,6 @@
-// key_step — the key recursion shared by the phase engines (phase_trial.cpp, the per-point
-// path, and phase_shared.cpp, the shared-key path): one place for x_t and x̂_t = x_t/‖x_t‖.
-// Private to src/sim/engine; inline so both loops keep their vectorization.
+// key_step — the key recursion shared by the phase engines (cpu.cpp, the per-point
+// path, and cpu_shared.cpp, the shared-key path): one place for x_t and x̂_t = x_t/‖x_t‖.
+// Private to src/sim/ops/phase_measure; inline so both loops keep their vectorization.
 #pragma once
 #include <cmath>
 

@@ -1,91 +1,16 @@
-// mc — engine kernels of W1–W3: one trial per task, its state in contiguous arrays,
-// vectorized within the trial (the keys are the bottleneck: a step costs n normals and
-// ~8n flops, so the batched normal generator sets the pace, and batching it within a
-// trial needs no cross-trial gather). Compiled with -march=native -fopenmp-simd; no Eigen
-// code is instantiated here (it would clash with the baseline-ISA copies, ODR).
+// ak_sgd_ema/cpu — W2 on the fast CPU engine: AK-SGD and SGD-EMA on the same keys and noise.
+// One trial per task, its state in contiguous arrays, vectorized within the trial.
+// Compiled with -march=native -fopenmp-simd; no Eigen code is instantiated here (it would
+// clash with the baseline-ISA copies, ODR).
 #include <cmath>
 #include <stdexcept>
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
+#include "../../engine/engine_util.hpp"
 
 namespace akm::engine {
 namespace {
-
-std::vector<double> sqrt_power(int n, bool unit_trace) {
-  std::vector<double> l(n);
-  double s = 0.0;
-  for (int i = 0; i < n; ++i) s += (l[i] = 1.0 / (i + 1.0));
-  for (int i = 0; i < n; ++i) l[i] = std::sqrt(unit_trace ? l[i] / s : l[i]);
-  return l;
-}
-
-// W1: x = √λ∘z, d = v·x/‖x‖, v ← βv − (ηd/‖x‖) x  (= v(βI − ηx̂x̂ᵀ), fused into two passes).
-template <class T>
-void w1_trial(const wl::W1& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
-  const int n = w.n;
-  std::vector<T> v(n, T(1.0 / std::sqrt(double(n)))), z(n);
-  NormalStream s(seed, std::uint64_t(trial), Purpose::keys);
-  const T beta = T(w.beta), eta = T(w.eta);
-  T* __restrict vp = v.data();
-  T* __restrict zp = z.data();
-  for (int t = 0; t < w.steps; ++t) {
-    s.fill(zp, n);
-    T nn = 0, vx = 0;
-#pragma omp simd reduction(+ : nn, vx)
-    for (int i = 0; i < n; ++i) {
-      const T x = sl[i] * zp[i];
-      zp[i] = x;
-      nn += x * x;
-      vx += vp[i] * x;
-    }
-    const T c = eta * vx / nn;  // η (v·x̂) / ‖x‖
-#pragma omp simd
-    for (int i = 0; i < n; ++i) vp[i] = beta * vp[i] - c * zp[i];
-  }
-  double sq = 0.0;
-  for (int i = 0; i < n; ++i) {
-    out[i] = double(vp[i]);
-    sq += out[i] * out[i];
-  }
-  out[n] = sq;
-}
-
-// W3: raw key, v ← βv − η(v·x) x, renormalized every `renorm` steps.
-template <class T>
-double w3_trial(const wl::W3& w, const T* sl, double beta_d, double eta_d, std::uint64_t seed,
-                long long row) {
-  const int n = w.n;
-  std::vector<T> v(n, T(1.0 / std::sqrt(double(n)))), z(n);
-  NormalStream s(seed, std::uint64_t(row), Purpose::keys);
-  const T beta = T(beta_d), eta = T(eta_d);
-  T* __restrict vp = v.data();
-  T* __restrict zp = z.data();
-  double log_norm = 0.0;
-  for (int t = 0; t < w.steps; ++t) {
-    s.fill(zp, n);
-    T vx = 0;
-#pragma omp simd reduction(+ : vx)
-    for (int i = 0; i < n; ++i) {
-      zp[i] *= sl[i];
-      vx += vp[i] * zp[i];
-    }
-    const T c = eta * vx;
-#pragma omp simd
-    for (int i = 0; i < n; ++i) vp[i] = beta * vp[i] - c * zp[i];
-    if ((t + 1) % w.renorm == 0 || t + 1 == w.steps) {
-      T nn = 0;
-#pragma omp simd reduction(+ : nn)
-      for (int i = 0; i < n; ++i) nn += vp[i] * vp[i];
-      const T nv = std::sqrt(nn);
-      log_norm += std::log(double(nv));
-      const T inv = T(1) / nv;
-#pragma omp simd
-      for (int i = 0; i < n; ++i) vp[i] *= inv;
-    }
-  }
-  return log_norm / w.steps;
-}
 
 // W2: E, M column-major m×n (column j = m contiguous entries), both optimizers on the same
 // keys and noise. Each step is two passes over the state: (1) δ = Ex + σε and Mx̂ (AK),
@@ -179,21 +104,7 @@ void w2_trial(const wl::W2& w, const T* sl, std::uint64_t seed, long long trial,
   out[2 * n + 1] = tot_ema;
 }
 
-template <class T>
-std::vector<T> cast(const std::vector<double>& v) {
-  return std::vector<T>(v.begin(), v.end());
-}
-
 }  // namespace
-
-wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p) {
-  const auto sl = sqrt_power(w.n, false);
-  const auto slf = cast<float>(sl);
-  return wl::run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
-    if (p == Precision::f64) w1_trial<double>(w, sl.data(), seed, t, out);
-    else w1_trial<float>(w, slf.data(), seed, t, out);
-  });
-}
 
 wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p) {
   const auto sl = sqrt_power(w.n, false);
@@ -206,17 +117,6 @@ wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision 
       if (p == Precision::f64) w2_trial<double, 0>(w, sl.data(), seed, t, out);
       else w2_trial<float, 0>(w, slf.data(), seed, t, out);
     }
-  });
-}
-
-wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p) {
-  const auto sl = sqrt_power(w.n, true);
-  const auto slf = cast<float>(sl);
-  return wl::run_trials(w.trials * w.points(), 1, threads, [&](long long row, double* out) {
-    const int pt = int(row / w.trials);
-    const double eta = w.eta(pt / w.n_beta), beta = w.beta(pt % w.n_beta);
-    out[0] = p == Precision::f64 ? w3_trial<double>(w, sl.data(), beta, eta, seed, row)
-                                 : w3_trial<float>(w, slf.data(), beta, eta, seed, row);
   });
 }
 

@@ -1,4 +1,4 @@
-// w4_gemm — the deployed batch rule [eq:deployed] on the native ISA (AVX-512/AVX2 GEMM).
+// deployed/cpu — W4, the deployed batch rule [eq:deployed] on the native ISA (AVX-512/AVX2 GEMM).
 //
 // Eigen is renamed to AkmEigenNative in this translation unit: its templates are compiled
 // here with -march=native and must not be merged (ODR) with the baseline-ISA instantiations

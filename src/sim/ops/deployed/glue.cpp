@@ -1,4 +1,4 @@
-// engine_w4 — glue between the Eigen (double) interface and the native W4 GEMM path.
+// deployed/glue — W4 on the CPU engine: glue between the Eigen (double) interface and the native W4 GEMM path.
 #include <algorithm>
 #include <vector>
 

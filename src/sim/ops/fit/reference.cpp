@@ -1,7 +1,7 @@
-// workloads_fit — plain reference of the fitting workload of `akm simulate` (wl::Fit).
+// fit/reference — plain reference of the fitting workload of `akm simulate` (wl::Fit).
 //
 // One trial at a time with akm::Stream and the per-trial kernels of akm/rules/kernels.hpp; the
-// fast engine (src/sim/engine/fit.cpp) is held to it by tests/test_simulate.cpp.
+// fast engine (cpu.cpp beside it; cuda.cu on the device) is held to it by tests/test_simulate.cpp.
 #include <cmath>
 
 #include "akm/rules/kernels.hpp"
