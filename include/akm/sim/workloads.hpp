@@ -115,7 +115,7 @@ struct Fit {
 /// The one place akm holds a whole sample, and why: the benchmark workloads W1–W3 are checked
 /// row for row — each fast path (src/sim/ops/<op>/cpu.cpp, cuda.cu) must equal the plain
 /// reference trial by trial up to a rounding bound (tests/test_engine.cpp, test_cuda.cpp), which
-/// needs every row; their sizes are the bench's (at most a few hundred thousand doubles). The
+/// needs every row; at the bench's sizes that is at most ~0.5 M doubles (4 MB). The
 /// fitting workload of `akm simulate` stores one row per trial group (groups × n_obs), and the
 /// experiments' monte_carlo() (sim.hpp) streams per-group statistics, never trials × observables.
 struct Observations {
