@@ -1,6 +1,7 @@
 // experiment — the registry and the driver that turns a body into a results folder.
 #include "akm/base/version.hpp"
 #include "akm/experiments/experiment.hpp"
+#include "akm/experiments/paper_statements.hpp"
 
 
 #include <algorithm>
@@ -111,12 +112,19 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
   ctx.checks.finalize();
   const ClaimVerdict verdict = claim_verdict(ctx.checks, ctx.kind, ctx.findings);
 
+  // The paper's own words for each cited label that has a statement (theorem-like or equation).
+  nlohmann::json statements = nlohmann::json::array();
+  for (const auto& label : e.info.paper_labels)
+    if (const auto it = paper_statements().find(label); it != paper_statements().end())
+      statements.push_back({{"label", label}, {"kind", it->second.kind}, {"title", it->second.title},
+                            {"tex", it->second.tex}});
   nlohmann::json summary = {
       {"id", e.info.id},
       {"slug", e.info.slug},
       {"title", e.info.title},
       {"claim", e.info.claim},
       {"paper_labels", e.info.paper_labels},
+      {"statements", statements},
       {"seed", opts.seed},
       {"version", version()},
       {"quick", opts.quick},

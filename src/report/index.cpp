@@ -25,12 +25,17 @@
 
 #include "akm/base/version.hpp"
 #include "akm/report/files.hpp"
+#include "akm/report/claim_page.hpp"
+#include "akm/report/html.hpp"
+#include "akm/report/katex.hpp"
 #include "akm/report/notebook.hpp"
 
 namespace akm {
 
 namespace fs = std::filesystem;
 using namespace files;
+using html::passed;
+using html::string_or;
 
 namespace {
 
@@ -94,17 +99,6 @@ std::vector<std::string> png_files(const fs::path& dir) {
       out.push_back(e.path().filename().string());
   std::sort(out.begin(), out.end(), natural_less);
   return out;
-}
-
-std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback) {
-  if (j.contains(key) && j[key].is_string()) return j[key].get<std::string>();
-  return fallback;
-}
-
-// A verdict counts only when the record says so explicitly; anything else is a failure.
-bool passed(const nlohmann::json& check) {
-  return check.is_object() && check.contains("pass") && check["pass"].is_boolean() &&
-         check["pass"].get<bool>();
 }
 
 std::optional<Experiment> load_experiment(const fs::path& dir) {
@@ -172,254 +166,86 @@ nlohmann::json root_summary(const std::vector<Experiment>& exps) {
           {"pass", all}};
 }
 
-// ---------------------------------------------------------------- HTML
+// ---------------------------------------------------------------- pages
 
-std::string html_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+std::vector<FigureEntry> figures_of(const fs::path& dir, const std::vector<std::string>& pngs) {
+  std::vector<FigureEntry> out;
+  for (const auto& png : pngs) {
+    FigureEntry f;
+    f.name = fs::path(png).stem().string();
+    std::error_code ec;
+    f.has_svg = fs::is_regular_file(dir / (f.name + ".svg"), ec);
+    f.has_gp = fs::is_regular_file(dir / (f.name + ".gp"), ec);
+    f.caption = f.name;
+    try {  // the figure's own spec, written by akm beside it
+      const auto spec = nlohmann::json::parse(read_text(dir / (f.name + ".figure.json")));
+      const std::string t = html::string_or(spec, "title", ""), x = html::string_or(spec, "xlabel", ""),
+                        y = html::string_or(spec, "ylabel", "");
+      if (!t.empty()) f.caption = t;
+      if (!x.empty() || !y.empty()) f.caption += " — x: " + x + "; y: " + y;
+    } catch (const std::exception&) {
     }
+    out.push_back(std::move(f));
   }
   return out;
 }
 
-// Relative links: folder and file names pass through, anything unusual is percent-encoded.
-std::string url_path(const std::string& s) {
+std::vector<std::string> csv_files(const fs::path& dir) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_regular_file(ec) && e.path().extension() == ".csv") out.push_back(e.path().filename().string());
+  std::sort(out.begin(), out.end(), natural_less);
+  return out;
+}
+
+// "19 SUPPORTED · 1 CONTRADICTED · …" in the order of check/status.hpp.
+std::string status_counts(const std::vector<Experiment>& exps) {
   std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || std::string("-._~/").find(static_cast<char>(c)) != std::string::npos)
-      out += static_cast<char>(c);
-    else
-      out += fmt::format("%{:02X}", static_cast<unsigned>(c));
+  for (const char* st : {"SUPPORTED", "CONTRADICTED", "NOT REPRODUCED AT THIS SCALE", "INCONCLUSIVE", "REPORTED"}) {
+    std::size_t n = 0;
+    for (const auto& e : exps) n += html::status_of(e.summary) == st ? 1 : 0;
+    if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : " &middot; ", n, html::status_badge(st));
   }
+  std::size_t none = 0;
+  for (const auto& e : exps) none += html::status_of(e.summary).empty() ? 1 : 0;
+  if (none > 0) out += fmt::format("{}{} without a status (older results)", out.empty() ? "" : " &middot; ", none);
   return out;
 }
 
-std::string show_value(const nlohmann::json& j) {
-  if (j.is_null()) return "&mdash;";
-  if (j.is_number_float()) return html_escape(fmt::format("{:.6g}", j.get<double>()));
-  if (j.is_number()) return html_escape(j.dump());
-  if (j.is_string()) return html_escape(j.get<std::string>());
-  if (j.is_boolean()) return j.get<bool>() ? "true" : "false";
-  return html_escape(j.dump());
-}
-
-std::string field(const nlohmann::json& obj, const char* key) {
-  if (!obj.is_object() || !obj.contains(key)) return "&mdash;";
-  return show_value(obj[key]);
-}
-
-std::string verdict(bool pass) {
-  return pass ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>";
-}
-
-std::string labels_html(const nlohmann::json& s) {
-  std::string out;
-  if (!s.contains("paper_labels") || !s["paper_labels"].is_array()) return out;
-  for (const auto& l : s["paper_labels"])
-    if (l.is_string()) out += "<code>" + html_escape(l.get<std::string>()) + "</code> ";
-  return out;
-}
-
-std::string meta_labels_html(const nlohmann::json& s) {
-  const std::string labels = labels_html(s);
-  return labels.empty() ? labels : labels + "&middot; ";
-}
-
-std::string thumbnails_html(const Experiment& e) {
-  std::string out;
-  for (const auto& png : e.figures) {
-    const std::string href = url_path(e.folder + "/" + png);
-    out += fmt::format(
-        "<a href=\"{0}\" title=\"{1}\"><img src=\"{0}\" width=\"220\" alt=\"{1}\"></a>", href,
-        html_escape(png));
-  }
-  return out;
-}
-
-double abs_z(const nlohmann::json& c) {
-  if (!c.is_object() || !c.contains("z_score") || !c["z_score"].is_number()) return 0;
-  const double z = std::abs(c["z_score"].get<double>());
-  return std::isfinite(z) ? z : 0;
-}
-
-// Predicted vs measured at a glance: the first failed check, else the closest call
-// (largest |z|), with the number of standard errors between them.
-std::string predicted_vs_measured(const Experiment& e) {
-  const auto& s = e.summary;
-  if (!s.contains("checks") || !s["checks"].is_array() || s["checks"].empty()) return "&mdash;";
-  const nlohmann::json* pick = nullptr;
-  for (const auto& c : s["checks"])
-    if (!passed(c)) {
-      pick = &c;
-      break;
-    }
-  if (!pick)
-    for (const auto& c : s["checks"])
-      if (!pick || abs_z(c) > abs_z(*pick)) pick = &c;
-  const auto& c = *pick;
-  return fmt::format("<span class=\"note\">{}</span><br><code>{}</code><br>predicted {} &middot; "
-                     "measured {} &middot; |z| {} (tolerance {})",
-                     passed(c) ? "closest call" : "<span class=\"fail\">first failure</span>",
-                     field(c, "name"), field(c, "predicted"), field(c, "measured"),
-                     html_escape(fmt::format("{:.2f}", abs_z(c))), field(c, "tolerance"));
-}
-
-// The claim status (check/status.hpp) of a summary: "" for results of older versions.
-std::string status_of(const nlohmann::json& s) {
-  if (!s.contains("status") || !s["status"].is_object()) return "";
-  return string_or(s["status"], "status", "");
-}
-
-std::string status_html(const nlohmann::json& s) {
-  const std::string st = status_of(s);
-  if (st.empty()) return "";
-  const char* cls = st == "SUPPORTED" ? "pass" : (st == "CONTRADICTED" ? "fail" : "note");
-  return fmt::format("<br><span class=\"{}\">{}</span><br><span class=\"note\">{}/{} discriminate</span>",
-                     cls, html_escape(st), field(s["status"], "discriminating_checks"),
-                     field(s["status"], "evidence_checks"));
-}
-
-// Status, reason, resolution, findings and gated checks of one experiment.
-std::string status_block(const nlohmann::json& s) {
-  if (status_of(s).empty()) return "";
-  const auto& st = s["status"];
-  std::string out = fmt::format("<p><b>Status: {}</b> &mdash; {}</p>\n", html_escape(status_of(s)),
-                                html_escape(string_or(st, "reason", "")));
-  if (st.contains("resolution") && st["resolution"].is_object()) {
-    std::string res;
-    for (const char* k : {"prediction", "eta", "beta", "lambda"})
-      if (st["resolution"].contains(k) && st["resolution"][k].is_number())
-        res += fmt::format("{}{} {:.3g}", res.empty() ? "" : " &middot; ", k,
-                           st["resolution"][k].get<double>());
-    if (!res.empty())
-      out += "<p class=\"meta\">Resolution (smallest relative error detected with power 0.9): " +
-             res + "</p>\n";
-  }
-  for (const char* key : {"findings", "gated"}) {
-    if (!s.contains(key) || !s[key].is_array() || s[key].empty()) continue;
-    out += fmt::format("<p>{}</p>\n<ul>\n", std::string(key) == "findings"
-                                                ? "Findings"
-                                                : "Checks removed by a pre-registered gate");
-    for (const auto& f : s[key])
-      out += "<li>" +
-             html_escape(f.is_string() ? f.get<std::string>()
-                                       : string_or(f, "check", "") + ": " + string_or(f, "reason", "")) +
-             "</li>\n";
-    out += "</ul>\n";
-  }
-  return out;
-}
-
-std::string overview_row(const Experiment& e) {
+std::string index_row(const Experiment& e) {
   const auto& s = e.summary;
   const bool is_quick = s.contains("quick") && s["quick"].is_boolean() && s["quick"].get<bool>();
-  const std::string quick = is_quick ? " <span class=\"note\">(quick)</span>" : "";
-  const std::string notebook =
-      e.notebook.empty() ? "" : fmt::format("<br><a href=\"{}\">notebook</a>", e.notebook);
+  const auto st = s.contains("status") ? s["status"] : nlohmann::json();
   return fmt::format(
-      "<tr class=\"{}\" id=\"row-{}\"><td><a href=\"#exp-{}\">{}</a></td><td>{}</td><td>{}</td>"
-      "<td>{}{}</td><td>{}/{}</td><td class=\"pvm\">{}</td><td class=\"figs\">{}</td>"
-      "<td><a href=\"{}\">summary.json</a>{}</td></tr>\n",
-      e.pass ? "ok" : "bad", html_escape(e.id), html_escape(e.id), html_escape(e.id),
-      html_escape(string_or(s, "title", "")), labels_html(s), verdict(e.pass) + status_html(s), quick,
-      e.n_checks - e.n_failed, e.n_checks, predicted_vs_measured(e), thumbnails_html(e),
-      url_path(e.folder + "/summary.json"), notebook);
+      "<tr><td><a href=\"{0}\"><b>{1}</b></a></td><td><a href=\"{0}\">{2}</a>{3}</td><td>{4}</td>"
+      "<td class=\"num\">{5}/{6}</td><td class=\"num\">{7}/{8}</td><td>{9}</td></tr>\n",
+      html::url_path(e.folder + "/index.html"), html::escape(e.id), html::escape(html::string_or(s, "title", "")),
+      is_quick ? " <span class=\"note\">(quick)</span>" : "", html::status_badge(html::status_of(s)),
+      html::field(st, "discriminating_checks"), html::field(st, "evidence_checks"), e.n_checks - e.n_failed,
+      e.n_checks, e.n_failed == 0 ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>");
 }
 
-std::string check_row(const nlohmann::json& c) {
-  const bool ok = passed(c);
-  return fmt::format(
-      "<tr class=\"{}\"><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>"
-      "<td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td><td class=\"num\">{}</td>"
-      "<td>{}</td></tr>\n",
-      ok ? "ok" : "bad", field(c, "name"), field(c, "kind"), field(c, "predicted"),
-      field(c, "measured"), field(c, "stderr"), field(c, "tolerance"), verdict(ok), field(c, "mde"),
-      c.contains("discriminates") && c["discriminates"].is_boolean() && c["discriminates"].get<bool>()
-          ? "yes"
-          : (string_or(c, "role", "") == "design" ? "design" : "no"));
-}
-
-std::string experiment_section(const Experiment& e) {
-  const auto& s = e.summary;
-  std::string out = fmt::format(
-      "<section id=\"exp-{0}\">\n<h2>{0} &middot; {1} {2}</h2>\n"
-      "<p class=\"meta\">{3}seed {4} &middot; version {5} &middot; quick {6} &middot; "
-      "<a href=\"{7}\">summary.json</a></p>\n",
-      html_escape(e.id), html_escape(string_or(s, "title", "")), verdict(e.pass),
-      meta_labels_html(s), field(s, "seed"), field(s, "version"), field(s, "quick"),
-      url_path(e.folder + "/summary.json"));
-  out += status_block(s);
-  out += "<table class=\"checks\">\n<tr><th>check</th><th>kind</th><th>predicted</th>"
-         "<th>measured</th><th>stderr</th><th>tolerance</th><th>verdict</th>"
-         "<th>mde (power 0.9)</th><th>discriminates</th></tr>\n";
-  if (s.contains("checks") && s["checks"].is_array())
-    for (const auto& c : s["checks"]) out += check_row(c);
-  out += "</table>\n";
-  if (s.contains("params"))
-    out += "<details><summary>parameters</summary><pre>" + html_escape(s["params"].dump(2)) +
-           "</pre></details>\n";
-  return out + "</section>\n";
-}
-
-constexpr const char* kStyle = R"(<style>
-body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 2em; color: #222; }
-h1 { margin-bottom: 0.2em; }
-table { border-collapse: collapse; margin: 1em 0; }
-th, td { border: 1px solid #ccc; padding: 4px 8px; vertical-align: top; text-align: left; }
-th { background: #f0f0f0; }
-td.num { text-align: right; font-family: ui-monospace, monospace; }
-td.figs { min-width: 340px; }
-td.figs img { margin: 2px; border: 1px solid #ddd; width: 160px; height: auto; }
-.pass { color: #1a7f37; font-weight: bold; }
-.fail { color: #c62828; font-weight: bold; }
-table.checks tr.bad td { background: #fde0e0; }
-table.overview tr.bad td { background: #fde0e0; }
-table.overview tr.bad td:first-child { border-left: 6px solid #c62828; }
-td.pvm { font-size: 0.85em; max-width: 22em; }
-.banner { padding: 0.6em 1em; border: 2px solid #c62828; background: #fde0e0; }
-.meta, .note { color: #666; font-size: 0.9em; }
-code { background: #f5f5f5; padding: 0 3px; }
-pre { background: #f8f8f8; padding: 0.5em; overflow-x: auto; }
-</style>
-)";
-
-std::string index_html(const std::vector<Experiment>& exps, const nlohmann::json& summary) {
-  const bool all = summary["pass"].get<bool>();
+std::string index_html(const std::vector<Experiment>& exps, bool katex) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-      "<title>akm results: AK-Momentum theorem checks</title>\n";
-  out += kStyle;
-  out += "</head>\n<body>\n<h1>AK-Momentum theorem checks</h1>\n";
-  std::size_t n_pass = 0;
-  for (const auto& e : exps) n_pass += e.pass ? 1 : 0;
-  out += fmt::format("<p>Overall: {} &middot; {}/{} experiments pass &middot; generated by akm {} "
-                     "&middot; <a href=\"summary.json\">summary.json</a></p>\n",
-                     verdict(all), n_pass, exps.size(), html_escape(version()));
-  // The live maps need the program (a local server), not this folder: say how to open them
-  // (as text: the report itself links nothing outside its folder).
-  out += "<p class=\"note\">Explore the (η, β, α) maps live: run <code>akm explore</code> and open "
-         "the local address it prints (README, <i>akm explore</i>).</p>\n";
-  std::string failed;
-  for (const auto& e : exps)
-    if (!e.pass)
-      failed += fmt::format(" <a href=\"#row-{0}\">{0}</a> ({1}/{2} checks failed)", html_escape(e.id),
-                            e.n_failed, e.n_checks);
-  if (!failed.empty())
-    out += "<p class=\"banner\"><span class=\"fail\">Failing:</span>" + failed + "</p>\n";
-  out += "<table class=\"overview\">\n<tr><th>ID</th><th>title</th><th>paper labels</th>"
-         "<th>verdict</th><th>checks passed</th><th>predicted vs measured</th><th>figures</th>"
-         "<th>data</th></tr>\n";
-  for (const auto& e : exps) out += overview_row(e);
+      "<title>akm results: AK-Momentum's claims against simulation</title>\n";
+  out += html::style();
+  out += "</head>\n<body>\n<h1>AK-Momentum: the paper's claims against simulation</h1>\n";
+  out += fmt::format("<p>{} &mdash; {} claims &middot; generated by akm {} &middot; "
+                     "<a href=\"summary.json\">summary.json</a></p>\n",
+                     status_counts(exps), exps.size(), html::escape(version()));
+  out += "<table class=\"index\">\n<tr><th>ID</th><th>claim (its page: statement, status, figures, "
+         "checks, data)</th><th>status</th><th>discriminate / evidence</th><th>checks passed</th>"
+         "<th>checks</th></tr>\n";
+  for (const auto& e : exps) out += index_row(e);
   out += "</table>\n";
-  for (const auto& e : exps) out += experiment_section(e);
-  return out + "</body>\n</html>\n";
+  out += "<p class=\"note\">A status is decided by the checks with power (README, <i>Claim statuses</i>): "
+         "SUPPORTED needs every evidence check to pass and at least one to discriminate; a pass "
+         "without power is INCONCLUSIVE. Explore the (η, β, α) maps live: run <code>akm explore</code> "
+         "and open the local address it prints (README, <i>akm explore</i>).";
+  if (!katex) out += " Math on the claim pages is shown as TeX source (libjs-katex was not installed).";
+  return out + "</p>\n</body>\n</html>\n";
 }
 
 }  // namespace
@@ -439,12 +265,23 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
     const fs::path nb = nb_dir / (e.folder + ".ipynb");
     std::error_code ec;
     if (!fs::is_regular_file(nb, ec)) continue;
-    e.notebook = url_path(
+    e.notebook = html::url_path(
         fs::relative(fs::absolute(nb), fs::absolute(root)).lexically_normal().generic_string());
   }
   const auto summary = root_summary(exps);
+  const bool katex = copy_katex(root);
+  for (const auto& e : exps) {
+    ClaimPage page;
+    page.summary = e.summary;
+    page.figures = figures_of(root / e.folder, e.figures);
+    page.data = csv_files(root / e.folder);
+    page.katex = katex;
+    // The notebook link from inside the folder: one level deeper than index.html's.
+    if (!e.notebook.empty()) page.notebook = "../" + e.notebook;  // relative to index.html
+    write_file_atomic(root / e.folder / "index.html", claim_page_html(page));
+  }
   write_file_atomic(root / "summary.json", summary.dump(2) + "\n");
-  write_file_atomic(root / "index.html", index_html(exps, summary));
+  write_file_atomic(root / "index.html", index_html(exps, katex));
 }
 
 }  // namespace akm

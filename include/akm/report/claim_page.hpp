@@ -1,0 +1,29 @@
+// report/claim_page — one page per claim (results/<ID>/index.html): the paper's statement of
+// each cited label (math by KaTeX), the status and its reason, findings and gated checks, the
+// checks that discriminate first, full-size figures with captions, and the data files.
+#pragma once
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace akm {
+
+struct FigureEntry {
+  std::string name;     ///< base name: name.png, name.svg, name.gp in the folder
+  std::string caption;  ///< the figure's title and axes (from name.figure.json)
+  bool has_svg = false, has_gp = false;
+};
+
+struct ClaimPage {
+  nlohmann::json summary;            ///< the experiment's summary.json
+  std::vector<FigureEntry> figures;  ///< natural order
+  std::vector<std::string> data;     ///< CSV files of the folder
+  std::string notebook;              ///< href relative to the page ("" when none)
+  bool katex = false;                ///< ../katex/ holds KaTeX
+};
+
+/// The page's HTML. Links are relative (the folder opens from disk and can move).
+std::string claim_page_html(const ClaimPage& p);
+
+}  // namespace akm
