@@ -12,6 +12,7 @@ pkgs=(build-essential cmake git pkg-config
       python3-sklearn zlib1g-dev     # R1's data sets, read from their installed files (no network); gzip reader
       python3-torch                 # tests/python/test_torch_agreement.py (CPU; ~160 packages, ~1 min)
       libcpp-httplib-dev            # akm explore (local server)
+      libjs-katex                   # the report's math, rendered offline (copied into results/katex)
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 missing=()
 for p in "${pkgs[@]}"; do
