@@ -283,16 +283,59 @@ TEST_F(ReportTest, WriteReportCollectsExperimentsInNaturalOrder) {
   EXPECT_EQ(exps[1]["seed"], 20261122);
   EXPECT_EQ(exps[1]["paper_labels"][0], "thm:fixedpoint");
 
+  // The index: one compact row per experiment, linking its claim page, in natural order.
   const std::string html = slurp(root_ / "index.html");
-  EXPECT_EQ(count_of(html, "<a href=\"#exp-"), 3u);  // one overview row per experiment
-  EXPECT_EQ(count_of(html, "<section id=\"exp-"), 3u);
+  EXPECT_EQ(count_of(html, "<tr><td><a href=\""), 3u);
+  for (const char* id : {"T2", "T10", "E1"}) {
+    EXPECT_NE(html.find(std::string("href=\"") + id + "/index.html\""), std::string::npos) << id;
+    EXPECT_TRUE(fs::is_regular_file(root_ / id / "index.html")) << id;
+  }
   EXPECT_NE(html.find("<span class=\"fail\">FAIL</span>"), std::string::npos);
-  EXPECT_NE(html.find("<img src=\"T2/decay.png\" width=\"220\""), std::string::npos);
-  EXPECT_NE(html.find("href=\"T10/summary.json\""), std::string::npos);
-  EXPECT_NE(html.find("fixed point &lt;u_1&gt;"), std::string::npos);  // escaped
-  EXPECT_NE(html.find("0.500123"), std::string::npos);                // 6 significant digits
-  EXPECT_EQ(html.find("http"), std::string::npos);                   // self-contained
-  EXPECT_LT(html.find("exp-T2"), html.find("exp-T10"));
+  EXPECT_EQ(html.find("http"), std::string::npos);  // self-contained
+  EXPECT_LT(html.find("T2/index.html"), html.find("T10/index.html"));
+  // A claim page: its figure full size, its checks (escaped, 6 significant digits), the
+  // failed check first, links relative to its folder.
+  const std::string t2 = slurp(root_ / "T2" / "index.html");
+  EXPECT_NE(t2.find("<img src=\"decay.png\""), std::string::npos);
+  EXPECT_NE(t2.find("href=\"summary.json\""), std::string::npos);
+  EXPECT_NE(t2.find("href=\"../index.html\""), std::string::npos);
+  EXPECT_NE(t2.find("fixed point &lt;u_1&gt;"), std::string::npos);  // escaped
+  EXPECT_NE(t2.find("0.500123"), std::string::npos);                // 6 significant digits
+  EXPECT_LT(t2.find("Failed checks (1)"), t2.find("transport"));
+  EXPECT_EQ(t2.find("http"), std::string::npos);
+}
+
+// Statements carry the paper's TeX to the claim page; with a KaTeX copy the page loads it from
+// ../katex and renders it, without one it says the math is TeX source. The index counts statuses.
+TEST_F(ReportTest, ClaimPagesRenderStatementsWithKatexOrSayTheyCannot) {
+  auto s = fake_summary("T5", true);
+  s["statements"] = nlohmann::json::array(
+      {{{"label", "thm:tracking"}, {"kind", "theorem"}, {"title", "Tracking"}, {"tex", "rate $\\tbeta_i < 1$"}}});
+  s["status"] = {{"status", "SUPPORTED"}, {"reason", "every check passed"}, {"discriminating_checks", 1},
+                 {"evidence_checks", 2}};
+  fs::create_directories(root_ / "T5");
+  spit(root_ / "T5" / "summary.json", s.dump(2));
+  const fs::path kx = root_.parent_path() / (root_.filename().string() + "-katex");
+  fs::create_directories(kx / "contrib");
+  fs::create_directories(kx / "fonts");
+  for (const char* f : {"katex.min.js", "katex.min.css", "contrib/auto-render.js", "fonts/KaTeX_Main-Regular.woff2"})
+    spit(kx / f, "/* stub */");
+  setenv("AKM_KATEX_DIR", kx.c_str(), 1);
+  akm::write_report(root_);
+  std::string page = slurp(root_ / "T5" / "index.html");
+  EXPECT_NE(page.find("rate $\\tbeta_i &lt; 1$"), std::string::npos);  // the TeX, HTML-escaped
+  EXPECT_NE(page.find("src=\"../katex/katex.min.js\""), std::string::npos);
+  EXPECT_NE(page.find("\"\\\\tbeta\": \"\\\\tilde{\\\\beta}\""), std::string::npos);  // paper macro
+  EXPECT_TRUE(fs::is_regular_file(root_ / "katex" / "fonts" / "KaTeX_Main-Regular.woff2"));
+  EXPECT_NE(slurp(root_ / "index.html").find("1 <span class=\"st st-SUPPORTED\">SUPPORTED</span>"),
+            std::string::npos);
+  setenv("AKM_KATEX_DIR", (root_ / "no-katex-here").c_str(), 1);
+  akm::write_report(root_);
+  unsetenv("AKM_KATEX_DIR");
+  page = slurp(root_ / "T5" / "index.html");
+  EXPECT_EQ(page.find("katex.min.js"), std::string::npos);
+  EXPECT_NE(page.find("shown as TeX source"), std::string::npos);
+  fs::remove_all(kx);
 }
 
 TEST_F(ReportTest, WriteReportAllPass) {
