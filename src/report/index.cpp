@@ -255,10 +255,14 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
   std::error_code ec;  // temporaries of a killed earlier run
   for (const auto& entry : fs::directory_iterator(root, ec)) {
     const std::string name = entry.path().filename().string();
-    if (left_by_dead_process(name, "summary.json.tmp-") || left_by_dead_process(name, "index.html.tmp-"))
-      fs::remove(entry.path(), ec);
+    if (left_by_dead_process(name, "summary.json.tmp-") || left_by_dead_process(name, "index.html.tmp-") ||
+        left_by_dead_process(name, ".katex.tmp-"))
+      fs::remove_all(entry.path(), ec);
   }
   auto exps = load_experiments(root);
+  for (const auto& e : exps)  // a claim page's temporary, when a run was killed while writing it
+    for (const auto& entry : fs::directory_iterator(root / e.folder, ec))
+      if (left_by_dead_process(entry.path().filename().string(), "index.html.tmp-")) fs::remove(entry.path(), ec);
   // Link each experiment's notebook when it exists (relative, so the folders can move).
   const fs::path nb_dir = notebooks.empty() ? default_notebook_dir(root) : notebooks;
   for (auto& e : exps) {
