@@ -13,6 +13,11 @@
 // findings in whichever direction they go. Checks: the closed forms of the covariance
 // summaries, and the identity e² = r² − 2r·cos + 1 (r = ‖M‖/‖g‖) on every recorded point
 // (the paper: e_t is monotone in 1 − cos·‖M‖/‖g‖).
+#include <array>
+#include <optional>
+#include <utility>
+#include <vector>
+
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
@@ -69,9 +74,18 @@ static void t18_diagnostics(ExperimentContext& ctx) {
   for (const auto& t : tasks(ctx.opts.seed)) {
     std::vector<std::vector<std::array<double, 3>>> val(arms.size());
     for (std::size_t a = 0; a < arms.size(); ++a) {
-      const double lr = tune(t, arms[a], steps, ctx.opts.seed, tune_seeds).lr;
-      std::vector<std::array<double, 3>> traj_sum(steps / 10 + 1, {0, 0, 0});
-      for (int s = 0; s < seeds; ++s) {
+      const double lr = tune(t, arms[a], steps, ctx.opts.seed, tune_seeds, ctx.opts.threads).lr;
+      // One training per seed, in parallel; each fills only its own record, and the records
+      // are folded below in seed order (the same sums as a serial loop, for any thread count).
+      struct SeedRun {
+        std::array<double, 3> v{0, 0, 0};
+        std::vector<std::pair<int, std::array<double, 3>>> points;  // (step/10, (cos, e, rcos))
+        double worst_identity = 0;
+        std::optional<Summaries> hidden;  // teacher task, seed 0
+      };
+      const auto runs = parallel_units<SeedRun>(seeds, ctx.opts.threads, [&](std::size_t su) {
+        const int s = static_cast<int>(su);
+        SeedRun out;
         const TrainConfig cfg = config(arms[a], lr, steps, run_seed(ctx.opts.seed, "diag/" + t.name, s));
         Mlp net(t.shape, t.base_width, derive_seed(cfg.seed, "init"));
         Mat Xp, Tp;
@@ -93,7 +107,7 @@ static void t18_diagnostics(ExperimentContext& ctx) {
           }
           if (!(mm > 0 && gg > 0) || !std::isfinite(dot)) return;
           const double cs = dot / std::sqrt(mm * gg), e = std::sqrt(diff / gg), r = std::sqrt(mm / gg);
-          worst_identity = std::max(worst_identity, std::abs(e * e - (r * r - 2 * r * cs + 1)) / std::max(1.0, e * e));
+          out.worst_identity = std::max(out.worst_identity, std::abs(e * e - (r * r - 2 * r * cs + 1)) / std::max(1.0, e * e));
           // Retrieval of the input layer: cos(M x̂_i, δ_i) over probe samples.
           const Mat& M0 = tr.buffer(0);
           double rc = 0;
@@ -107,21 +121,30 @@ static void t18_diagnostics(ExperimentContext& ctx) {
           const double rcos = rn ? rc / rn : 0.0;
           acc[0] += cs, acc[1] += e, acc[2] += rcos;
           ++count;
-          traj_sum[step / 10][0] += cs / seeds, traj_sum[step / 10][1] += e / seeds, traj_sum[step / 10][2] += rcos / seeds;
+          out.points.push_back({step / 10, {cs, e, rcos}});
         };
         train(net, t.task, cfg, hook);
-        std::array<double, 3> v{count ? acc[0] / count : 0, count ? acc[1] / count : 0, count ? acc[2] / count : 0};
-        val[a].push_back(v);
-        per.add({t.name, arms[a], static_cast<long long>(s), v[0], v[1], v[2]});
+        out.v = {count ? acc[0] / count : 0, count ? acc[1] / count : 0, count ? acc[2] / count : 0};
         if (t.name == "teacher" && s == 0) {
           // Hidden layer's input covariance at the end of training (probe activations).
           MlpCache c;
           net.forward(Xp, &c);
           const Mat H = c.X[1].rowwise() - c.X[1].colwise().mean();
           Eigen::SelfAdjointEigenSolver<Mat> es((H.transpose() * H) / double(H.rows()));
-          const Summaries sm = summarize(es.eigenvalues());
-          cov.add({t.name, "hidden input (" + arms[a] + ", seed 0, end)", sm.cond, sm.erank, sm.top1});
+          out.hidden = summarize(es.eigenvalues());
         }
+        return out;
+      });
+      std::vector<std::array<double, 3>> traj_sum(steps / 10 + 1, {0, 0, 0});
+      for (int s = 0; s < seeds; ++s) {
+        const SeedRun& r = runs[static_cast<std::size_t>(s)];
+        worst_identity = std::max(worst_identity, r.worst_identity);
+        for (const auto& [k, x] : r.points)
+          traj_sum[k][0] += x[0] / seeds, traj_sum[k][1] += x[1] / seeds, traj_sum[k][2] += x[2] / seeds;
+        val[a].push_back(r.v);
+        per.add({t.name, arms[a], static_cast<long long>(s), r.v[0], r.v[1], r.v[2]});
+        if (r.hidden)
+          cov.add({t.name, "hidden input (" + arms[a] + ", seed 0, end)", r.hidden->cond, r.hidden->erank, r.hidden->top1});
       }
       for (std::size_t k = 1; k < traj_sum.size(); ++k)
         traj.add({t.name + "/" + arms[a], static_cast<long long>(10 * k), traj_sum[k][0], traj_sum[k][1], traj_sum[k][2]});

@@ -74,9 +74,9 @@ static void t19_eta(ExperimentContext& ctx) {
   nlohmann::json rates = nlohmann::json::array();
   std::map<std::string, std::vector<double>> diff_m, diff_se;  // per optimizer, in margins
   for (const auto& t : task_list) {
-    const Tuned tu_adamw = tune(t, "adamw", steps, ctx.opts.seed, tune_seeds);
+    const Tuned tu_adamw = tune(t, "adamw", steps, ctx.opts.seed, tune_seeds, ctx.opts.threads);
     std::map<std::string, Tuned> tuned;
-    for (const auto& opt : opts) tuned[opt] = tune(t, opt, steps, ctx.opts.seed, tune_seeds);
+    for (const auto& opt : opts) tuned[opt] = tune(t, opt, steps, ctx.opts.seed, tune_seeds, ctx.opts.threads);
     const auto grid = lr_grid();
     const auto interior = [&](const Tuned& tu) { return tu.index > 0 && tu.index + 1 < int(grid.size()); };
     rates.push_back({{"task", t.name}, {"adamw_lr", tu_adamw.lr},

@@ -42,7 +42,7 @@ static void t20_steps(ExperimentContext& ctx) {
       std::vector<std::vector<TrainResult>> res(2);
       const std::string arms[2] = {pr.base, pr.ak};
       for (int a = 0; a < 2; ++a) {
-        const Tuned tu = tune(t, arms[a], steps, ctx.opts.seed, tune_seeds);
+        const Tuned tu = tune(t, arms[a], steps, ctx.opts.seed, tune_seeds, ctx.opts.threads);
         lr[a] = tu.lr;
         for (std::size_t g = 0; g < grid.size(); ++g) tune_t.add({t.name, arms[a], grid[g], tu.mean_final[g]});
         ctx.checks.at_most(fmt::format("{}/{}: tuned lr above the grid's lowest point", t.name, arms[a]), -1.0, -double(tu.index)).design();

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "akm/base/thread_pool.hpp"
 #include "akm/problems/mlp.hpp"
 #include "akm/problems/train.hpp"
 #include "common.hpp"
@@ -84,16 +85,32 @@ struct Tuned {
   std::vector<double> mean_final;  ///< per grid point (∞ when a seed diverged)
 };
 
-inline Tuned tune(const TaskSpec& t, const std::string& arm, int steps, std::uint64_t seed, int tune_seeds) {
+/// Runs unit(i) for every i in [0, n) on `threads` workers (the run's --threads). Each unit is
+/// an independent training (its own network, streams and result slot), so every number is the
+/// same for any thread count as long as the caller combines the results afterwards, in index
+/// order — which is how every training experiment uses it.
+template <class R, class F>
+std::vector<R> parallel_units(std::size_t n, int threads, F&& unit) {
+  std::vector<R> out(n);
+  parallel_for(0, n, threads, [&](std::size_t i) { out[i] = unit(i); });
+  return out;
+}
+
+inline Tuned tune(const TaskSpec& t, const std::string& arm, int steps, std::uint64_t seed, int tune_seeds,
+                  int threads) {
   Tuned r;
   const auto grid = lr_grid();
+  // Every (grid point, tuning seed) in parallel; the sums below run in the serial order.
+  const auto finals = parallel_units<double>(grid.size() * tune_seeds, threads, [&](std::size_t u) {
+    const std::size_t g = u / tune_seeds;
+    const int k = static_cast<int>(u % tune_seeds);
+    const auto res = run(t, config(arm, grid[g], steps, run_seed(seed, "tune/" + t.name, k)));
+    return res.diverged ? std::numeric_limits<double>::infinity() : res.final_loss();
+  });
   double best = std::numeric_limits<double>::infinity();
   for (std::size_t g = 0; g < grid.size(); ++g) {
     double s = 0;
-    for (int k = 0; k < tune_seeds; ++k) {
-      const auto res = run(t, config(arm, grid[g], steps, run_seed(seed, "tune/" + t.name, k)));
-      s += res.diverged ? std::numeric_limits<double>::infinity() : res.final_loss();
-    }
+    for (int k = 0; k < tune_seeds; ++k) s += finals[g * tune_seeds + k];
     r.mean_final.push_back(s / tune_seeds);
     if (s / tune_seeds < best) best = s / tune_seeds, r.lr = grid[g], r.index = static_cast<int>(g);
   }
