@@ -88,14 +88,17 @@ static void t19_eta(ExperimentContext& ctx) {
     for (const auto& opt : opts) {
       const Tuned& tu = tuned[opt];
       const double margin = margin_rel * tu.mean_final[tu.index];  // declared before the evaluation seeds
+      // Every (η, seed) training in parallel, each into its own slot L[e][s].
       std::vector<std::vector<double>> L(etas.size(), std::vector<double>(seeds));
+      const auto finals = parallel_units<double>(etas.size() * seeds, ctx.opts.threads, [&](std::size_t u) {
+        const std::size_t e = u / seeds;
+        TrainConfig c = config(opt, tu.lr, steps, run_seed(ctx.opts.seed, "eta/" + t.name, static_cast<int>(u % seeds)));
+        c.eta = etas[e];
+        const auto r = run(t, c);
+        return r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
+      });
       for (std::size_t e = 0; e < etas.size(); ++e)
-        for (int s = 0; s < seeds; ++s) {
-          TrainConfig c = config(opt, tu.lr, steps, run_seed(ctx.opts.seed, "eta/" + t.name, s));
-          c.eta = etas[e];
-          const auto r = run(t, c);
-          L[e][s] = r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
-        }
+        for (int s = 0; s < seeds; ++s) L[e][s] = finals[e * seeds + s];
       // Paired excess of every η over the basin mean (reported; the edge findings).
       std::vector<double> exc_m(etas.size()), exc_se(etas.size());
       for (std::size_t e = 0; e < etas.size(); ++e) {

@@ -48,7 +48,10 @@ static void t20_steps(ExperimentContext& ctx) {
         ctx.checks.at_most(fmt::format("{}/{}: tuned lr above the grid's lowest point", t.name, arms[a]), -1.0, -double(tu.index)).design();
         ctx.checks.at_most(fmt::format("{}/{}: tuned lr below the grid's highest point", t.name, arms[a]),
                            double(grid.size()) - 2, double(tu.index)).design();
-        for (int s = 0; s < seeds; ++s) res[a].push_back(run(t, config(arms[a], lr[a], steps, run_seed(ctx.opts.seed, "eval/" + t.name, s))));
+        // Evaluation seeds in parallel, kept in seed order (same numbers for any thread count).
+        res[a] = parallel_units<TrainResult>(seeds, ctx.opts.threads, [&](std::size_t s) {
+          return run(t, config(arms[a], lr[a], steps, run_seed(ctx.opts.seed, "eval/" + t.name, static_cast<int>(s))));
+        });
         // Mean curve for the figure.
         for (std::size_t k = 0; k < res[a][0].eval_steps.size(); ++k) {
           std::vector<double> v;
