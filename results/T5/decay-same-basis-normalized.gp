@@ -25,16 +25,16 @@ set linetype 11 lc rgb '#86cf8f' dt 1
 set linetype 12 lc rgb '#86cf8f' dt 2
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'decay-same-basis-normalized.png'
-plot 'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak_normalized/u1' ? $10 : NaN) with points pt 7 ps 0.8 title 'AK u1, λ̂=0.47', \
-     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak_normalized/u1' ? $9 : NaN) with lines lw 2 title 'AK theory β̃_i^k |y_0|', \
+plot 'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak-normalized/u1' ? $10 : NaN) with points pt 7 ps 0.8 title 'AK u1, λ̂=0.47', \
+     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak-normalized/u1' ? $9 : NaN) with lines lw 2 title 'AK theory β̃_i^k |y_0|', \
      'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ema/u1' ? $10 : NaN) with points pt 7 ps 0.8 title 'EMA u1, λ̂=0.47', \
      'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ema/u1' ? $9 : NaN) with lines lw 2 title 'EMA theory β^k |y_0|', \
-     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak_normalized/u3' ? $10 : NaN) with points pt 7 ps 0.8 title 'AK u3, λ̂=0.0975', \
-     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak_normalized/u3' ? $9 : NaN) with lines lw 2 notitle, \
+     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak-normalized/u3' ? $10 : NaN) with points pt 7 ps 0.8 title 'AK u3, λ̂=0.0975', \
+     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak-normalized/u3' ? $9 : NaN) with lines lw 2 notitle, \
      'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ema/u3' ? $10 : NaN) with points pt 7 ps 0.8 title 'EMA u3, λ̂=0.0975', \
      'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ema/u3' ? $9 : NaN) with lines lw 2 notitle, \
-     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak_normalized/u6' ? $10 : NaN) with points pt 7 ps 0.8 title 'AK u6, λ̂=0.00627', \
-     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak_normalized/u6' ? $9 : NaN) with lines lw 2 notitle, \
+     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak-normalized/u6' ? $10 : NaN) with points pt 7 ps 0.8 title 'AK u6, λ̂=0.00627', \
+     'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ak-normalized/u6' ? $9 : NaN) with lines lw 2 notitle, \
      'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ema/u6' ? $10 : NaN) with points pt 7 ps 0.8 title 'EMA u6, λ̂=0.00627', \
      'data_trajectory.csv' every ::1 using 5:(strcol(4) eq 'same-basis/ema/u6' ? $9 : NaN) with lines lw 2 notitle
 set terminal svg size 900,600 dynamic enhanced

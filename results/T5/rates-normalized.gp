@@ -11,9 +11,9 @@ set key outside top left horizontal
 set xrange [0.00314:0.939]
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'rates-normalized.png'
-plot 'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ak_normalized/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, same-basis', \
+plot 'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ak-normalized/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, same-basis', \
      'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ema/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'EMA, same-basis', \
-     'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ak_normalized/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, rotated', \
+     'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ak-normalized/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, rotated', \
      'data_rates.csv' every ::1 using 17:(strcol(4) eq 'ema/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'EMA, rotated', \
      0.9 - 0.5*x title 'AK theory β̃ = β − ηλ̂' lw 2 lc rgb 'black', \
      0.9 title 'EMA theory β' lw 2 dt 2 lc rgb 'gray40'

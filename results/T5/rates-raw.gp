@@ -11,9 +11,9 @@ set key outside top left horizontal
 set xrange [0.25:200]
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'rates-raw.png'
-plot 'data_rates.csv' every ::1 using 16:(strcol(4) eq 'ak_raw/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, same-basis', \
+plot 'data_rates.csv' every ::1 using 16:(strcol(4) eq 'ak-raw/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, same-basis', \
      'data_rates.csv' every ::1 using 16:(strcol(4) eq 'ema/same-basis' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'EMA, same-basis', \
-     'data_rates.csv' every ::1 using 16:(strcol(4) eq 'ak_raw/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, rotated', \
+     'data_rates.csv' every ::1 using 16:(strcol(4) eq 'ak-raw/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'AK, rotated', \
      'data_rates.csv' every ::1 using 16:(strcol(4) eq 'ema/rotated' ? $14 : NaN):15 with yerrorbars pt 7 ps 0.8 title 'EMA, rotated', \
      0.9 - 0.004*x title 'AK theory β̃ = β − ηλ' lw 2 lc rgb 'black', \
      0.9 title 'EMA theory β' lw 2 dt 2 lc rgb 'gray40'

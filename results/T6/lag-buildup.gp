@@ -22,18 +22,18 @@ set linetype 11 lc rgb '#555555'
 set linetype 12 lc rgb '#555555' dt 1
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'lag-buildup.png'
-plot 'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u1' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u1, λ̂ = 0.47', \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u1' ? $7 : NaN) with lines lw 2 notitle, \
+plot 'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u1' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u1, λ̂ = 0.47', \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u1' ? $7 : NaN) with lines lw 2 notitle, \
      'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ema/spiked/u1' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'EMA (all u_i)', \
      'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ema/spiked/u1' ? $7 : NaN) with lines lw 2 notitle, \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u2' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u2, λ̂ = 0.223', \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u2' ? $7 : NaN) with lines lw 2 notitle, \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u3' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u3, λ̂ = 0.0975', \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u3' ? $7 : NaN) with lines lw 2 notitle, \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u4' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u4, λ̂ = 0.0345', \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u4' ? $7 : NaN) with lines lw 2 notitle, \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u17' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u17, λ̂ = 0.00627', \
-     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak_normalized/spiked/u17' ? $7 : NaN) with lines lw 2 notitle
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u2' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u2, λ̂ = 0.223', \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u2' ? $7 : NaN) with lines lw 2 notitle, \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u3' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u3, λ̂ = 0.0975', \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u3' ? $7 : NaN) with lines lw 2 notitle, \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u4' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u4, λ̂ = 0.0345', \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u4' ? $7 : NaN) with lines lw 2 notitle, \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u17' ? $8 : NaN):9 with yerrorbars pt 7 ps 0.8 title 'AK u17, λ̂ = 0.00627', \
+     'data_buildup.csv' every ::1 using 6:(strcol(5) eq 'uniform/ak-normalized/spiked/u17' ? $7 : NaN) with lines lw 2 notitle
 set terminal svg size 900,600 dynamic enhanced
 set output 'lag-buildup.svg'
 replot

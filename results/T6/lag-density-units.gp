@@ -15,10 +15,10 @@ set format y '10^{%L}'
 set yrange [1e-2:2]
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'lag-density-units.png'
-plot 'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak_raw/spiked' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK raw, spiked', \
-     'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak_normalized/spiked' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK normalized, spiked', \
-     'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak_raw/power' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK raw, power', \
-     'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak_normalized/power' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK normalized, power', \
+plot 'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak-raw/spiked' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK raw, spiked', \
+     'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak-normalized/spiked' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK normalized, spiked', \
+     'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak-raw/power' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK raw, power', \
+     'data_steady.csv' every ::1 using 18:(strcol(5) eq 'density/ak-normalized/power' ? $19 : NaN):20 with yerrorbars pt 7 ps 0.8 title 'AK normalized, power', \
      (0.9-x)*x/(0.1+x) title '(β−x)x/(1−β+x)' lw 2 lc rgb 'black', \
      0.9 title 'ceiling β' lw 2 dt 2 lc rgb 'black'
 set terminal svg size 900,600 dynamic enhanced

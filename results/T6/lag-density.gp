@@ -16,9 +16,9 @@ set xrange [2e-3:1]
 set yrange [1e-2:10]
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'lag-density.png'
-plot 'data_steady.csv' every ::1 using 7:(strcol(5) eq 'density/ak_normalized/spiked' ? $12 : NaN):13 with yerrorbars pt 7 ps 0.8 title 'AK normalized, spiked', \
+plot 'data_steady.csv' every ::1 using 7:(strcol(5) eq 'density/ak-normalized/spiked' ? $12 : NaN):13 with yerrorbars pt 7 ps 0.8 title 'AK normalized, spiked', \
      'data_steady.csv' every ::1 using 7:(strcol(5) eq 'density/ema/spiked' ? $12 : NaN):13 with yerrorbars pt 7 ps 0.8 title 'EMA, spiked', \
-     'data_steady.csv' every ::1 using 7:(strcol(5) eq 'density/ak_normalized/power' ? $12 : NaN):13 with yerrorbars pt 7 ps 0.8 title 'AK normalized, power', \
+     'data_steady.csv' every ::1 using 7:(strcol(5) eq 'density/ak-normalized/power' ? $12 : NaN):13 with yerrorbars pt 7 ps 0.8 title 'AK normalized, power', \
      'data_steady.csv' every ::1 using 7:(strcol(5) eq 'density/ema/power' ? $12 : NaN):13 with yerrorbars pt 7 ps 0.8 title 'EMA, power', \
      1*(0.9-0.5*x)*x/(0.1+0.5*x) title 'AK: β̃c_0λ̂/(1−β̃)' lw 2 lc rgb 'black', \
      1.8 title 'AK ceiling βc_0/η (cor:nc2)' lw 2 dt 2 lc rgb 'black', \
