@@ -319,7 +319,7 @@ TEST_F(ReportTest, ClaimPagesRenderStatementsWithKatexOrSayTheyCannot) {
   fs::create_directories(kx / "contrib");
   fs::create_directories(kx / "fonts");
   for (const char* f : {"katex.min.js", "katex.min.css", "contrib/auto-render.js", "fonts/KaTeX_Main-Regular.woff2"})
-    spit(kx / f, "/* stub */");
+    spit(kx / f, "/* test fixture standing in for a KaTeX file */");
   setenv("AKM_KATEX_DIR", kx.c_str(), 1);
   akm::write_report(root_);
   std::string page = slurp(root_ / "T5" / "index.html");

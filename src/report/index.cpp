@@ -25,6 +25,7 @@
 
 #include "akm/base/version.hpp"
 #include "akm/report/files.hpp"
+#include "akm/check/status.hpp"
 #include "akm/report/claim_page.hpp"
 #include "akm/report/html.hpp"
 #include "akm/report/katex.hpp"
@@ -199,10 +200,12 @@ std::vector<std::string> csv_files(const fs::path& dir) {
   return out;
 }
 
-// "19 SUPPORTED · 1 CONTRADICTED · …" in the order of check/status.hpp.
+// "19 SUPPORTED · 1 CONTRADICTED · …" in the order of check/status.hpp, spelled by its to_string.
 std::string status_counts(const std::vector<Experiment>& exps) {
   std::string out;
-  for (const char* st : {"SUPPORTED", "CONTRADICTED", "NOT REPRODUCED AT THIS SCALE", "INCONCLUSIVE", "REPORTED"}) {
+  for (const ClaimStatus cs : {ClaimStatus::Supported, ClaimStatus::Contradicted, ClaimStatus::NotReproducedAtScale,
+                               ClaimStatus::Inconclusive, ClaimStatus::Reported}) {
+    const std::string st = to_string(cs);
     std::size_t n = 0;
     for (const auto& e : exps) n += html::status_of(e.summary) == st ? 1 : 0;
     if (n > 0) out += fmt::format("{}{} {}", out.empty() ? "" : " &middot; ", n, html::status_badge(st));
