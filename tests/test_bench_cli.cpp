@@ -56,6 +56,21 @@ TEST(BenchCli, QuickJsonHasRatesAndRatios) {
   const double frac = row["limit"]["fraction_of_limit"].get<double>();
   EXPECT_GT(frac, 0.0);
   EXPECT_GT(j["machine"]["fma_peak_gflops_double"].get<double>(), 0.0);
+  EXPECT_GT(j["machine"]["triad_gbs"].get<double>(), 0.0);
+  // The FMA ceiling is cross-checked against the documented rate, or says why not.
+  for (const char* p : {"double", "float"}) {
+    const auto& x = j["machine"][std::string("fma_cross_check_") + p];
+    EXPECT_GT(x["one_core_gflops"].get<double>(), 0.0);
+    if (x["documented_gflops_per_core"].is_null()) EXPECT_FALSE(x["why_not_cross_checked"].get<std::string>().empty());
+    else EXPECT_GT(x["measured_over_documented"].get<double>(), 0.0);
+  }
+}
+
+TEST(BenchCli, TableStatesTheCeilingsCrossCheck) {
+  const auto r = run("bench --quick --workload W1 --precision double --threads 1 --quiet", false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("FMA ceiling (double): one core"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("triad"), std::string::npos) << r.out;
 }
 
 TEST(BenchCli, NumpyReferenceAgreesStatistically) {

@@ -53,6 +53,46 @@ TEST(Mlp, GradientMatchesFiniteDifferencesDeep) { check_gradients(LossKind::mse,
 TEST(Mlp, GradientMatchesFiniteDifferencesLogistic) { check_gradients(LossKind::logistic, "logistic", 2); }
 TEST(Mlp, GradientMatchesFiniteDifferencesLinear) { check_gradients(LossKind::mse, "linear", 1); }
 
+// Softmax cross-entropy (R2's loss): the backward pass from softmax(y) − t against central
+// differences, on one-hot targets over 4 classes.
+TEST(Mlp, GradientMatchesFiniteDifferencesSoftmax) {
+  const MlpShape shape{5, 7, 3, 4};
+  Mlp net(shape, 7, 13);
+  Stream s(5, 0, Purpose::aux);
+  Mat X(6, 5), T = Mat::Zero(6, 4);
+  for (Eigen::Index i = 0; i < X.size(); ++i) X(i) = s.normal();
+  for (int i = 0; i < 6; ++i) T(i, i % 4) = 1.0;
+  MlpCache c;
+  net.backward(c, output_error(LossKind::softmax_ce, net.forward(X, &c), T));
+  const auto G = net.gradients(c);
+  const double h = 1e-5;
+  double worst = 0.0;
+  for (int l = 0; l < net.layers(); ++l)
+    for (Eigen::Index i = 0; i < net.W[l].size(); ++i) {
+      const double w0 = net.W[l](i);
+      net.W[l](i) = w0 + h;
+      const double up = loss_of(net, X, T, LossKind::softmax_ce);
+      net.W[l](i) = w0 - h;
+      const double dn = loss_of(net, X, T, LossKind::softmax_ce);
+      net.W[l](i) = w0;
+      worst = std::max(worst, std::abs((up - dn) / (2 * h) - G[l](i)));
+    }
+  EXPECT_LT(worst, 1e-7);
+}
+
+// The loss is log Σ e^y − tᵀy, finite for logits far beyond exp's range (shifted by the max).
+TEST(Mlp, SoftmaxLossIsStableForLargeLogits) {
+  Mat Y(2, 3), T = Mat::Zero(2, 3);
+  Y << 1000, 0, -1000, 0, 0, 0;
+  T(0, 0) = 1;
+  T(1, 2) = 1;
+  EXPECT_NEAR(mean_loss(LossKind::softmax_ce, Y, T), 0.5 * (0.0 + std::log(3.0)), 1e-12);
+  const Mat E = output_error(LossKind::softmax_ce, Y, T);
+  EXPECT_NEAR(E(0, 0), 0.0, 1e-12);
+  EXPECT_NEAR(E(1, 2), 1.0 / 3 - 1, 1e-12);
+  EXPECT_NEAR(E.rowwise().sum().cwiseAbs().maxCoeff(), 0.0, 1e-12);  // probabilities sum to 1
+}
+
 TEST(Mlp, GeluDerivativeMatchesFiniteDifference) {
   for (double z : {-3.0, -0.7, 0.0, 0.4, 2.5}) {
     const double fd = (gelu(z + 1e-6) - gelu(z - 1e-6)) / 2e-6;

@@ -321,16 +321,39 @@ int cmd_bench(const BenchFlags& f) {
   const std::size_t n_stages = all ? 5 : 2;
   RunProgress progress(n_stages, show_progress(f.quiet));
   std::size_t stage = 0;
-  progress.begin(stage++, "limits", "FMA peak and normal-variate rate");
+  progress.begin(stage++, "limits", "clock, FMA peak, normal-variate rate, triad");
 
   std::map<Precision, Limits> limits;
   json machine = {{"threads", threads}, {"simd_bits", 8 * engine::simd_bytes()}};
+  const double dt = f.quick ? 0.2 : 0.5;
+  const double clock = engine::clock_hz(dt);
+  machine["clock_ghz"] = clock / 1e9;
   for (Precision p : {Precision::f64, Precision::f32}) {
-    limits[p] = {engine::fma_peak(p, threads, f.quick ? 0.2 : 0.5),
-                 engine::normal_peak(p, threads, f.quick ? 0.2 : 0.5)};
-    machine[std::string("fma_peak_gflops_") + engine::to_string(p)] = limits[p].fma / 1e9;
-    machine[std::string("normals_per_s_") + engine::to_string(p)] = limits[p].normals;
+    limits[p] = {engine::fma_peak(p, threads, dt), engine::normal_peak(p, threads, dt)};
+    const std::string ps = engine::to_string(p);
+    machine["fma_peak_gflops_" + ps] = limits[p].fma / 1e9;
+    machine["normals_per_s_" + ps] = limits[p].normals;
+    // Cross-check of the FMA ceiling: one core's loop against the documented rate at the
+    // measured clock (a ratio, not a fraction of a limit: a value near 1 says the loop
+    // saturates every FMA pipe).
+    const double one_core = engine::fma_peak(p, 1, dt);
+    const engine::DocumentedFma doc = engine::documented_fma(p);
+    json x = {{"one_core_gflops", one_core / 1e9}};
+    if (doc.flops_per_cycle > 0 && clock > 0) {
+      x["core"] = doc.core;
+      x["documented_gflops_per_core"] = doc.flops_per_cycle * clock / 1e9;
+      x["formula"] = fmt::format("{} FMA pipes × {} lanes × 2 × {:.2f} GHz", doc.pipes, doc.lanes, clock / 1e9);
+      x["measured_over_documented"] = one_core / (doc.flops_per_cycle * clock);
+    } else {
+      x["documented_gflops_per_core"] = nullptr;
+      x["why_not_cross_checked"] = clock > 0 ? "core not in the documented-rate table (akm/sim/engine/limits.hpp)"
+                                             : "no clock measurement off x86-64";
+    }
+    machine["fma_cross_check_" + ps] = x;
   }
+  // Memory ceiling: a STREAM triad over 3 × 2^24 doubles (384 MiB; 3 × 2^22 in --quick), far
+  // beyond any cache, for workloads that stream memory.
+  machine["triad_gbs"] = engine::triad_bandwidth(threads, dt, f.quick ? std::size_t(1) << 22 : std::size_t(1) << 24) / 1e9;
   if (f.backend == "cuda") {
     machine["device"] = cuda::device_name();
     machine["device_fp32_peak_gflops"] = cuda::device_fp32_peak() / 1e9;
@@ -376,11 +399,22 @@ int cmd_bench(const BenchFlags& f) {
   if (f.json_out) {
     std::cout << json{{"machine", machine}, {"quick", f.quick}, {"results", rows}}.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("machine: {} threads, {}-bit SIMD; FMA peak {:.1f} GFLOP/s (double) "
-                             "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float)\n",
-                             threads, 8 * engine::simd_bytes(), limits[Precision::f64].fma / 1e9,
+    std::cout << fmt::format("machine: {} threads, {}-bit SIMD, {:.2f} GHz; FMA peak {:.1f} GFLOP/s (double) "
+                             "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float); triad {:.1f} GB/s\n",
+                             threads, 8 * engine::simd_bytes(), clock / 1e9, limits[Precision::f64].fma / 1e9,
                              limits[Precision::f32].fma / 1e9, limits[Precision::f64].normals / 1e6,
-                             limits[Precision::f32].normals / 1e6);
+                             limits[Precision::f32].normals / 1e6, machine["triad_gbs"].get<double>());
+    for (const char* ps : {"double", "float"}) {
+      const json& x = machine[std::string("fma_cross_check_") + ps];
+      if (x["documented_gflops_per_core"].is_null())
+        std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, not cross-checked: {}\n", ps,
+                                 x["one_core_gflops"].get<double>(), x["why_not_cross_checked"].get<std::string>());
+      else
+        std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s = {:.2f}× the documented {:.1f} ({}: {})\n", ps,
+                                 x["one_core_gflops"].get<double>(), x["measured_over_documented"].get<double>(),
+                                 x["documented_gflops_per_core"].get<double>(), x["core"].get<std::string>(),
+                                 x["formula"].get<std::string>());
+    }
     std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9} {:>9} {:>8} {:>17} {:>9}\n", "wl", "prec",
                              "trial-steps/s", "GFLOP/s", "×ref", "×NumPy", "limit (binding)",
                              "% limit");

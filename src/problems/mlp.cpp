@@ -117,12 +117,20 @@ std::vector<Mat> Mlp::gradients(const MlpCache& cache) const {
 namespace {
 double softplus(double y) { return y > 0 ? y + std::log1p(std::exp(-y)) : std::log1p(std::exp(y)); }
 double sigmoid(double y) { return y >= 0 ? 1.0 / (1.0 + std::exp(-y)) : std::exp(y) / (1.0 + std::exp(y)); }
+
+// log Σ_k e^{y_k}, shifted by the largest logit so no term overflows.
+double log_sum_exp(const Eigen::Ref<const Eigen::RowVectorXd>& y) {
+  const double m = y.maxCoeff();
+  return m + std::log((y.array() - m).exp().sum());
+}
 }  // namespace
 
 double mean_loss(LossKind kind, ConstMatRef Y, ConstMatRef T) {
   double s = 0.0;
   if (kind == LossKind::mse) {
     s = 0.5 * (Y - T).squaredNorm();
+  } else if (kind == LossKind::softmax_ce) {
+    for (Eigen::Index i = 0; i < Y.rows(); ++i) s += log_sum_exp(Y.row(i)) - T.row(i).dot(Y.row(i));
   } else {
     for (Eigen::Index j = 0; j < Y.cols(); ++j)
       for (Eigen::Index i = 0; i < Y.rows(); ++i) s += softplus(Y(i, j)) - T(i, j) * Y(i, j);
@@ -132,6 +140,11 @@ double mean_loss(LossKind kind, ConstMatRef Y, ConstMatRef T) {
 
 Mat output_error(LossKind kind, ConstMatRef Y, ConstMatRef T) {
   if (kind == LossKind::mse) return Y - T;
+  if (kind == LossKind::softmax_ce) {
+    Mat P(Y.rows(), Y.cols());
+    for (Eigen::Index i = 0; i < Y.rows(); ++i) P.row(i) = (Y.row(i).array() - log_sum_exp(Y.row(i))).exp();
+    return P - T;
+  }
   return Y.unaryExpr([](double v) { return sigmoid(v); }) - T;
 }
 

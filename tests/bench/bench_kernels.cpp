@@ -1,6 +1,7 @@
 // Google Benchmark of the engine's kernels: the batched normal generator against akm::Stream,
 // one W1/W2/W3 trial-step batch in double and float against the plain references, and the
-// phase-map kernel with per-point and shared keys.
+// phase-map kernel with per-point and shared keys; the ceilings `akm bench` divides by (FMA
+// loop, one core; STREAM triad).
 // Build target `akm_bench_kernels` (when libbenchmark-dev is installed); run
 // build/tests/bench/akm_bench_kernels. Items/s = normals (generator) or trial-steps.
 #include <benchmark/benchmark.h>
@@ -9,6 +10,7 @@
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
+#include "akm/sim/engine/limits.hpp"
 #include "akm/random/random.hpp"
 #include "akm/sim/workloads.hpp"
 
@@ -111,5 +113,25 @@ static void BM_PhaseMeasure(benchmark::State& st) {
   st.SetLabel(shared ? "shared keys" : "per-point keys");
 }
 BENCHMARK(BM_PhaseMeasure)->ArgsProduct({{0, 1}, {16, 1024}})->Unit(benchmark::kMillisecond);
+
+// The FMA ceiling on one core: counters GFLOP/s and the documented rate's ratio where known.
+static void BM_FmaPeakOneCore(benchmark::State& st) {
+  const Precision p = st.range(0) ? Precision::f32 : Precision::f64;
+  double r = 0;
+  for (auto _ : st) r = engine::fma_peak(p, 1, 0.1);
+  st.counters["GFLOP/s"] = r / 1e9;
+  const auto doc = engine::documented_fma(p);
+  const double hz = engine::clock_hz(0.05);
+  if (doc.flops_per_cycle > 0 && hz > 0) st.counters["of_documented"] = r / (doc.flops_per_cycle * hz);
+  st.SetLabel(p == Precision::f64 ? "double" : "float");
+}
+BENCHMARK(BM_FmaPeakOneCore)->Arg(0)->Arg(1)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+static void BM_Triad(benchmark::State& st) {
+  double r = 0;
+  for (auto _ : st) r = engine::triad_bandwidth(1, 0.1, std::size_t(1) << 23);
+  st.counters["GB/s"] = r / 1e9;
+}
+BENCHMARK(BM_Triad)->Iterations(3)->Unit(benchmark::kMillisecond);
 
 BENCHMARK_MAIN();

@@ -29,7 +29,7 @@
 
 namespace akm {
 
-enum class LossKind { mse, logistic };
+enum class LossKind { mse, logistic, softmax_ce };
 enum class LayerRole { input, hidden, output, single };
 enum class OptimizerFamily { sgd, adam };
 
@@ -81,9 +81,11 @@ class Mlp {
 double gelu(double z);
 double gelu_grad(double z);
 
-/// Mean loss over rows: mse ½‖y−t‖², logistic log(1+eʸ) − t·y (t ∈ {0,1}, d_out = 1).
+/// Mean loss over rows: mse ½‖y−t‖², logistic log(1+eʸ) − t·y (t ∈ {0,1}, d_out = 1),
+/// softmax_ce log Σ_k e^{y_k} − tᵀy (t one-hot over the d_out classes, y the logits).
 double mean_loss(LossKind kind, ConstMatRef Y, ConstMatRef T);
-/// Per-sample output errors δ_i = ∂ℓ_i/∂y_i: mse y − t, logistic σ(y) − t.
+/// Per-sample output errors δ_i = ∂ℓ_i/∂y_i: mse y − t, logistic σ(y) − t, softmax_ce
+/// softmax(y) − t.
 Mat output_error(LossKind kind, ConstMatRef Y, ConstMatRef T);
 
 /// A synthetic task: Gaussian inputs x = √λ ⊙ z (spiked covariance, diagonal basis), a
