@@ -5,6 +5,7 @@ pkgs=(build-essential cmake git pkg-config
       libeigen3-dev libspectra-dev libboost-dev libboost-random-dev librandom123-dev
       libgtest-dev libgmock-dev librapidcheck-dev libcli11-dev nlohmann-json3-dev libfmt-dev
       libbenchmark-dev gnuplot-nox
+      libsleef-dev                  # the engine's alternative Box–Muller kernel (SLEEF log/sincos)
       python3-nbformat jupyter-nbconvert python3-ipykernel python3-pandas python3-matplotlib python3-numpy
       clang libclang-rt-14-dev      # libFuzzer + sanitizer runtimes (tests/fuzz)
       python3-scipy                 # tests/audit reports

@@ -329,10 +329,23 @@ int cmd_bench(const BenchFlags& f) {
   const double clock = engine::clock_hz(dt);
   machine["clock_ghz"] = clock / 1e9;
   for (Precision p : {Precision::f64, Precision::f32}) {
-    limits[p] = {engine::fma_peak(p, threads, dt), engine::normal_peak(p, threads, dt)};
     const std::string ps = engine::to_string(p);
+    // The normal-variate ceiling is the fastest exact generator available here: the engine's
+    // kernel and every other Box–Muller kernel this build has (libmvec, SLEEF), each timed.
+    const engine::NormalKernel used = engine::engine_kernel(p);
+    double normals = engine::normal_peak(p, threads, dt, used);
+    std::string fastest = engine::to_string(used);
+    machine["normals_engine_kernel_" + ps] = fastest;
+    for (engine::NormalKernel k : {engine::NormalKernel::libmvec, engine::NormalKernel::sleef}) {
+      if (!engine::available(k)) continue;
+      const double r = k == used ? normals : engine::normal_peak(p, threads, dt, k);
+      machine["normals_per_s_" + ps + "_" + engine::to_string(k)] = r;
+      if (r > normals) normals = r, fastest = engine::to_string(k);
+    }
+    limits[p] = {engine::fma_peak(p, threads, dt), normals};
     machine["fma_peak_gflops_" + ps] = limits[p].fma / 1e9;
     machine["normals_per_s_" + ps] = limits[p].normals;
+    machine["normals_fastest_kernel_" + ps] = fastest;
     // Cross-check of the FMA ceiling: one core's loop against the documented rate at the
     // measured clock (a ratio, not a fraction of a limit: a value near 1 says the loop
     // saturates every FMA pipe).
@@ -405,6 +418,15 @@ int cmd_bench(const BenchFlags& f) {
                              limits[Precision::f32].fma / 1e9, limits[Precision::f64].normals / 1e6,
                              limits[Precision::f32].normals / 1e6, machine["triad_gbs"].get<double>());
     for (const char* ps : {"double", "float"}) {
+      std::string rates;
+      for (const char* k : {"libmvec", "sleef"})
+        if (machine.contains(std::string("normals_per_s_") + ps + "_" + k))
+          rates += fmt::format("{}{} {:.0f} M/s", rates.empty() ? "" : ", ", k,
+                               machine[std::string("normals_per_s_") + ps + "_" + k].get<double>() / 1e6);
+      if (!rates.empty())
+        std::cout << fmt::format("normal variates ({}): {}; the engine uses {}, the ceiling is the fastest ({})\n", ps,
+                                 rates, machine[std::string("normals_engine_kernel_") + ps].get<std::string>(),
+                                 machine[std::string("normals_fastest_kernel_") + ps].get<std::string>());
       const json& x = machine[std::string("fma_cross_check_") + ps];
       if (x["documented_gflops_per_core"].is_null())
         std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, not cross-checked: {}\n", ps,

@@ -91,8 +91,8 @@ double fma_peak(Precision p, int threads, double seconds) {
   return summed_on(threads, [&] { return p == Precision::f64 ? fma_loop<double>(seconds) : fma_loop<float>(seconds); });
 }
 
-double normal_peak(Precision p, int threads, double seconds) {
-  return summed_on(threads, [&] { return normal_throughput(p, seconds); });
+double normal_peak(Precision p, int threads, double seconds, NormalKernel kernel) {
+  return summed_on(threads, [&] { return normal_throughput(p, seconds, kernel); });
 }
 
 double clock_hz(double seconds) {

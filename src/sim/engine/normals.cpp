@@ -43,6 +43,11 @@ __m256 _ZGVdN8v_cosf(__m256);
 #define AKM_MVEC256 1
 #endif
 
+#if defined(AKM_HAVE_SLEEF) && defined(AKM_MVEC512) && defined(__AVX512DQ__)
+#include <sleef.h>
+#define AKM_SLEEF512 1
+#endif
+
 namespace akm::engine {
 
 const char* to_string(Precision p) { return p == Precision::f64 ? "double" : "float"; }
@@ -231,7 +236,33 @@ inline __m512i draws(__m512i hi_lo_pairs, __mmask8& zero) {
   return k;
 }
 
-bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, double* out) {
+// The vector math of one batch: log of the radius uniforms, sine and cosine of the angles.
+struct Mvec {
+  static __m512d log(__m512d x) { return _ZGVeN8v_log(x); }
+  static void sincos(__m512d t, __m512d& s, __m512d& c) { c = _ZGVeN8v_cos(t), s = _ZGVeN8v_sin(t); }
+  static __m512 log(__m512 x) { return _ZGVeN16v_logf(x); }
+  static void sincos(__m512 t, __m512& s, __m512& c) { c = _ZGVeN16v_cosf(t), s = _ZGVeN16v_sinf(t); }
+};
+#if defined(AKM_SLEEF512)
+// Double: the 1-ulp functions (SLEEF 3.5's 3.5-ulp double log ran at 1/6 of the speed here);
+// float: the 3.5-ulp ones (faster than libmvec's 4-ulp float functions here). Measured with
+// tests/bench/akm_bench_kernels (BM_NormalKernelFill) on the Zen 5 development machine.
+struct Sleef {
+  static __m512d log(__m512d x) { return Sleef_logd8_u10avx512f(x); }
+  static void sincos(__m512d t, __m512d& s, __m512d& c) {
+    const Sleef___m512d_2 r = Sleef_sincosd8_u10avx512f(t);
+    s = r.x, c = r.y;
+  }
+  static __m512 log(__m512 x) { return Sleef_logf16_u35avx512f(x); }
+  static void sincos(__m512 t, __m512& s, __m512& c) {
+    const Sleef___m512_2 r = Sleef_sincosf16_u35avx512f(t);
+    s = r.x, c = r.y;
+  }
+};
+#endif
+
+template <class M>
+bool fast_pairs_with(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, double* out) {
   __m512i v0, v1, v2, v3;
   philox_regs(ctr0, ctr, key, v0, v1, v2, v3);
   __mmask8 zero = 0;
@@ -243,14 +274,15 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   if (zero) return false;
   const __m512i lo_idx = _mm512_setr_epi64(0, 8, 1, 9, 2, 10, 3, 11);
   const __m512i hi_idx = _mm512_setr_epi64(4, 12, 5, 13, 6, 14, 7, 15);
-  // All six libmvec calls first, the two square roots after them: the calls clobber every
+  // All library calls first, the two square roots after them: the calls clobber every
   // vector register, so a square root between them sits on the critical path.
   const __m512d th0 = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), _mm512_mul_pd(_mm512_cvtepi64_pd(kb[0]), ulp));
   const __m512d th1 = _mm512_mul_pd(_mm512_set1_pd(kTwoPi), _mm512_mul_pd(_mm512_cvtepi64_pd(kb[1]), ulp));
-  const __m512d lg0 = _ZGVeN8v_log(_mm512_mul_pd(_mm512_cvtepi64_pd(ka[0]), ulp));
-  const __m512d lg1 = _ZGVeN8v_log(_mm512_mul_pd(_mm512_cvtepi64_pd(ka[1]), ulp));
-  const __m512d c0 = _ZGVeN8v_cos(th0), c1 = _ZGVeN8v_cos(th1);
-  const __m512d s0 = _ZGVeN8v_sin(th0), s1 = _ZGVeN8v_sin(th1);
+  const __m512d lg0 = M::log(_mm512_mul_pd(_mm512_cvtepi64_pd(ka[0]), ulp));
+  const __m512d lg1 = M::log(_mm512_mul_pd(_mm512_cvtepi64_pd(ka[1]), ulp));
+  __m512d s0, c0, s1, c1;
+  M::sincos(th0, s0, c0);
+  M::sincos(th1, s1, c1);
   const __m512d r0 = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), lg0));
   const __m512d r1 = _mm512_sqrt_pd(_mm512_mul_pd(_mm512_set1_pd(-2.0), lg1));
   const __m512d rc0 = _mm512_mul_pd(r0, c0), rs0 = _mm512_mul_pd(r0, s0);
@@ -262,7 +294,8 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   return true;
 }
 
-bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, float* out) {
+template <class M>
+bool fast_pairs_with(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, float* out) {
   __m512i v0, v1, v2, v3;
   philox_regs(ctr0, ctr, key, v0, v1, v2, v3);
   __mmask8 zero = 0;
@@ -277,8 +310,9 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   if (zero) return false;
   // The calls first, the square root after them (as in the double path).
   const __m512 th = _mm512_mul_ps(_mm512_set1_ps(float(kTwoPi)), u2);
-  const __m512 lg = _ZGVeN16v_logf(u1);
-  const __m512 cs = _ZGVeN16v_cosf(th), sn = _ZGVeN16v_sinf(th);
+  const __m512 lg = M::log(u1);
+  __m512 sn, cs;
+  M::sincos(th, sn, cs);
   const __m512 r = _mm512_sqrt_ps(_mm512_mul_ps(_mm512_set1_ps(-2.0f), lg));
   const __m512 c = _mm512_mul_ps(r, cs);
   const __m512 s = _mm512_mul_ps(r, sn);
@@ -288,10 +322,19 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
   _mm512_storeu_ps(out + 16, _mm512_permutex2var_ps(c, hi_idx, s));
   return true;
 }
+
+template <class T>
+bool fast_pairs(NormalKernel k, std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, T* out) {
+#if defined(AKM_SLEEF512)
+  if (k == NormalKernel::sleef) return fast_pairs_with<Sleef>(ctr0, ctr, key, out);
+#endif
+  (void)k;
+  return fast_pairs_with<Mvec>(ctr0, ctr, key, out);
+}
 #else
 // One vector batch of kLanes pairs from blocks ctr0..ctr0+kLanes−1; false if some k = 0.
 template <class T>
-bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, T* out) {
+bool fast_pairs(NormalKernel, std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_t* key, T* out) {
   alignas(64) std::uint64_t k1[kLanes], k2[kLanes];
   philox_lanes(ctr0, ctr[1], ctr[2], ctr[3], key[0], key[1], k1, k2);
   alignas(64) double u1[kLanes], u2[kLanes];
@@ -312,7 +355,29 @@ bool fast_pairs(std::uint32_t ctr0, const std::uint32_t* ctr, const std::uint32_
 
 void NormalStream::set_force_scalar(bool on) { g_force_scalar = on; }
 
-NormalStream::NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose) {
+const char* to_string(NormalKernel k) {
+  return k == NormalKernel::sleef ? "sleef" : k == NormalKernel::libmvec ? "libmvec" : "fastest";
+}
+
+bool available(NormalKernel k) {
+  switch (k) {
+    case NormalKernel::fastest: return true;
+#if defined(AKM_SLEEF512)
+    case NormalKernel::sleef: return true;
+#endif
+#if defined(AKM_MVEC512) && defined(__AVX512DQ__)
+    case NormalKernel::libmvec: return true;
+#endif
+    default: return false;
+  }
+}
+
+NormalKernel engine_kernel(Precision p) {
+  return p == Precision::f32 && available(NormalKernel::sleef) ? NormalKernel::sleef : NormalKernel::libmvec;
+}
+
+NormalStream::NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose, NormalKernel kernel)
+    : kernel_(kernel) {
   key_[0] = std::uint32_t(seed);
   key_[1] = std::uint32_t(seed >> 32);
   ctr_[0] = 0;
@@ -358,7 +423,7 @@ double NormalStream::normal() {
 
 namespace {
 template <class T>
-void fill_impl(NormalStream& self, bool aligned, bool force, std::uint32_t* ctr,
+void fill_impl(NormalStream& self, NormalKernel k, bool aligned, bool force, std::uint32_t* ctr,
                const std::uint32_t* key, T* out, int count, double (NormalStream::*scalar)()) {
   int done = 0;
   if (aligned && !force) {
@@ -366,7 +431,7 @@ void fill_impl(NormalStream& self, bool aligned, bool force, std::uint32_t* ctr,
     while (done < count) {
       const int take = std::min(2 * kLanes, count - done);
       T* dst = take == 2 * kLanes ? out + done : buf;
-      if (!fast_pairs(ctr[0], ctr, key, dst)) break;  // k = 0 somewhere: scalar from here
+      if (!fast_pairs(k, ctr[0], ctr, key, dst)) break;  // k = 0 somewhere: scalar from here
       if (dst == buf) std::copy(buf, buf + take, out + done);
       done += take;
       ctr[0] += std::uint32_t(take / 2);  // only the blocks actually consumed
@@ -377,16 +442,18 @@ void fill_impl(NormalStream& self, bool aligned, bool force, std::uint32_t* ctr,
 }  // namespace
 
 void NormalStream::fill(double* out, int count) {
-  fill_impl(*this, aligned(), g_force_scalar || (count % 2) != 0, ctr_, key_, out, count,
+  const NormalKernel k = kernel_ == NormalKernel::fastest ? engine_kernel(Precision::f64) : kernel_;
+  fill_impl(*this, k, aligned(), g_force_scalar || (count % 2) != 0, ctr_, key_, out, count,
             &NormalStream::normal);
 }
 void NormalStream::fill(float* out, int count) {
-  fill_impl(*this, aligned(), g_force_scalar || (count % 2) != 0, ctr_, key_, out, count,
+  const NormalKernel k = kernel_ == NormalKernel::fastest ? engine_kernel(Precision::f32) : kernel_;
+  fill_impl(*this, k, aligned(), g_force_scalar || (count % 2) != 0, ctr_, key_, out, count,
             &NormalStream::normal);
 }
 
-double normal_throughput(Precision p, double seconds) {
-  NormalStream s(12345, 0, Purpose::keys);
+double normal_throughput(Precision p, double seconds, NormalKernel kernel) {
+  NormalStream s(12345, 0, Purpose::keys, kernel);
   std::vector<double> d(4096);
   std::vector<float> f(4096);
   long long n = 0;

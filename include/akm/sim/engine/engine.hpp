@@ -28,9 +28,24 @@ Precision parse_precision(const std::string& s);
 /// (vectorized over consecutive counters) and transformed with vector Box–Muller. The
 /// sequence equals akm::Stream(seed, trial, purpose).normal() repeated (see the header
 /// comment for the rounding differences). Batches must have even length.
+/// The vector math of the batched Box–Muller: glibc's libmvec log/sin/cos (≤ 4 ulp) or
+/// SLEEF's log and fused sincos (Debian's libsleef-dev; 1 ulp in double, 3.5 ulp in float) —
+/// the same Philox uniforms, so the two agree to their rounding; each is the other's
+/// reference (tests/test_engine.cpp) and `akm bench` times both. `fastest` is the faster one
+/// per precision as measured on the development machine (engine_kernel(); README
+/// "Performance"). Builds without AVX-512 or without the library fall back to libmvec (or
+/// scalar libm).
+enum class NormalKernel { fastest, libmvec, sleef };
+const char* to_string(NormalKernel k);
+/// True when this build has the kernel's AVX-512 path (`fastest`: always).
+bool available(NormalKernel k);
+/// What `fastest` is in precision p: libmvec in double, SLEEF in float (when available).
+NormalKernel engine_kernel(Precision p);
+
 class NormalStream {
  public:
-  NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose);
+  NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose,
+               NormalKernel kernel = NormalKernel::fastest);
   void fill(double* out, int count);
   void fill(float* out, int count);
   /// Test hook: take the scalar path (an exact copy of akm::Stream) for every batch.
@@ -47,11 +62,12 @@ class NormalStream {
   int next_word_ = 4;
   bool has_spare_ = false;
   double spare_ = 0.0;
+  NormalKernel kernel_;
 };
 
 /// Normal variates per second of NormalStream on one thread (the machine's normal-variate
 /// throughput for the engine; `akm bench` reports the engine against it).
-double normal_throughput(Precision p, double seconds);
+double normal_throughput(Precision p, double seconds, NormalKernel kernel = NormalKernel::fastest);
 
 wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p);
 wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p);

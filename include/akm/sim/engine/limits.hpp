@@ -11,8 +11,8 @@ namespace akm::engine {
 /// FLOP/s of a register-resident FMA loop (2 flops per lane per FMA) on `threads` workers of
 /// the shared pool running at once, summed.
 double fma_peak(Precision p, int threads, double seconds);
-/// Normal variates/s of NormalStream on `threads` workers at once, summed.
-double normal_peak(Precision p, int threads, double seconds);
+/// Normal variates/s of NormalStream with `kernel` on `threads` workers at once, summed.
+double normal_peak(Precision p, int threads, double seconds, NormalKernel kernel = NormalKernel::fastest);
 /// Vector width the engine was compiled for, in bytes (16 SSE2, 32 AVX2, 64 AVX-512).
 int simd_bytes();
 /// Core clock in Hz, measured by a dependent chain of integer adds (one per cycle); 0 off x86-64.
