@@ -39,95 +39,12 @@
 
 #include <fmt/format.h>
 
-#include "akm/problems/logistic.hpp"
-#include "common.hpp"
+#include "t11_first_order.hpp"
 
 namespace akm::exp {
-namespace {
-
-namespace lg = akm::logistic;
-
-constexpr long long kDataSize = 2000;
-constexpr double kTeacherMargin = 2.0;  // sd of w*ᵀx
-constexpr double kThetaMargin = 1.0;    // sd of θᵀx
-constexpr double kQMax = 0.05;          // higher-order share at α_max
-constexpr double kEMax = 0.01;          // rounding share at α_min
-constexpr double kDecades = 2.0, kMinDecades = 1.5;
-constexpr int kWindowPoints = 25;
-constexpr double kUnit = 1.1102230246251565e-16;  // u = 2^-53
-
-Vec gaussian_vector(int n, Stream& s) {
-  Vec v(n);
-  for (int i = 0; i < n; ++i) v[i] = s.normal();
-  return v;
-}
-
-Vec with_margin(const Vec& dir, const Vec& lambda, double margin) {
-  return dir * (margin / std::sqrt(dir.cwiseProduct(dir).dot(lambda)));
-}
-
-double mean_pow(const Vec& d, int p) { return d.array().abs().pow(p).mean(); }
-
-struct Window {
-  double t3, m4, alpha_min, alpha_max;
-  double q(double a) const { return a * m4 / (32 * std::abs(t3)); }
-};
-
-// The fit window from exact bounds alone (no residual is looked at).
-Window window_for(const lg::DataSet& data, const Vec& theta, const Vec& M) {
-  Window w{};
-  const Vec d = data.X * M;
-  w.t3 = lg::third_derivative(data, theta, M);
-  w.m4 = mean_pow(d, 4);
-  w.alpha_max = kQMax * 32 * std::abs(w.t3) / w.m4;
-  auto e = [&](double a) {
-    return lg::taylor_residual_rounding(data, theta, M, a) / (std::abs(w.t3) * a * a * a / 6);
-  };
-  w.alpha_min = w.alpha_max * std::pow(10.0, -kDecades);
-  while (e(w.alpha_min) > kEMax && w.alpha_min < w.alpha_max) w.alpha_min *= std::pow(10.0, 0.05);
-  return w;
-}
-
-struct SlopeFit {
-  double slope, se, bias_bound, coef_ratio_dev, coef_bound;
-};
-
-SlopeFit fit_slope(const lg::DataSet& data, const Vec& theta, const Vec& M, const Window& w) {
-  std::vector<double> u(kWindowPoints), y(kWindowPoints), F(kWindowPoints);
-  for (int j = 0; j < kWindowPoints; ++j) {
-    const double a = w.alpha_min * std::pow(w.alpha_max / w.alpha_min, j / (kWindowPoints - 1.0));
-    const double cubic = std::abs(w.t3) * a * a * a / 6;
-    u[j] = std::log(a);
-    y[j] = std::log(std::abs(lg::taylor_residual(data, theta, M, a)));
-    F[j] = -std::log1p(-(w.q(a) + lg::taylor_residual_rounding(data, theta, M, a) / cubic));
-  }
-  double ub = 0, yb = 0;
-  for (int j = 0; j < kWindowPoints; ++j) ub += u[j], yb += y[j];
-  ub /= kWindowPoints, yb /= kWindowPoints;
-  double sxx = 0, sxy = 0, sabs = 0;
-  for (int j = 0; j < kWindowPoints; ++j) {
-    sxx += (u[j] - ub) * (u[j] - ub), sxy += (u[j] - ub) * (y[j] - yb);
-    sabs += std::abs(u[j] - ub) * F[j];
-  }
-  SlopeFit f{};
-  f.slope = sxy / sxx;
-  double rss = 0;
-  for (int j = 0; j < kWindowPoints; ++j) {
-    const double r = y[j] - (yb + f.slope * (u[j] - ub));
-    rss += r * r;
-  }
-  f.se = std::sqrt(rss / (kWindowPoints - 2) / sxx);
-  f.bias_bound = sabs / sxx;
-  // The coefficient of α³ is −T3/6 [eq:taylor]: at α_min, r/(−α³T3/6) − 1 is within q + e.
-  const double a = w.alpha_min;
-  f.coef_ratio_dev = std::abs(lg::taylor_residual(data, theta, M, a) / (-w.t3 * a * a * a / 6) - 1);
-  f.coef_bound = w.q(a) + lg::taylor_residual_rounding(data, theta, M, a) / (std::abs(w.t3) * a * a * a / 6);
-  return f;
-}
-
-}  // namespace
 
 static void t11_first_order(ExperimentContext& ctx) {
+  using namespace t11;
   const Setting s = make_setting("spiked", kSpiked, ctx.opts.seed);
   const int n = s.n();
   Stream draw(derive_seed(ctx.opts.seed, "T11/vectors"), 0, Purpose::init);
