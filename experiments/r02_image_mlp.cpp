@@ -27,115 +27,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
 
 #include <fmt/format.h>
 
-#include "akm/problems/classify.hpp"
-#include "training_common.hpp"
+#include "r02_image_mlp.hpp"
 
 namespace akm::exp {
-namespace {
-
-constexpr int kBatch = 32;
-constexpr int kEvalEvery = 11;  // three validations per epoch (33 steps)
-constexpr double kTargetAccuracy = 0.90;
-constexpr int kMaxExtensions = 4;
-constexpr double kExtensionFactor = 3.0;
-
-struct Arm {
-  std::string name;  // sgd-m | ak-sgd
-  std::vector<double> lr, beta, eta;
-};
-
-struct Config {
-  double lr, beta, eta;
-};
-
-struct Trial {
-  ClassifyResult r;
-  int steps = 0;
-};
-
-Trial train_once(const DataSplit& data, const std::string& arm, const Config& c, int epochs, std::uint64_t seed) {
-  TrainConfig tc;
-  tc.optimizer = arm;
-  tc.lr = c.lr;
-  tc.beta = c.beta;
-  tc.eta = c.eta;
-  tc.batch = kBatch;
-  tc.eval_every = kEvalEvery;
-  tc.seed = seed;
-  const MlpShape shape{static_cast<int>(data.train.X.cols()), 64, 4, data.train.classes};
-  Mlp net(shape, shape.width, derive_seed(seed, "init"));  // same init for both arms of a seed
-  Trial t;
-  t.r = train_classifier(net, data, tc, epochs);
-  t.steps = epochs * (data.train.rows() / kBatch);
-  return t;
-}
-
-struct Tuning {
-  Config best{};
-  double best_loss = std::numeric_limits<double>::infinity();
-  std::vector<double> lr_grid;   // final, sorted
-  int extensions_up = 0, extensions_down = 0;
-};
-
-// Mean final validation loss of every (lr, β, η) over the tuning seeds; extends the lr grid
-// past an edge holding the optimum (the pre-registered rule above).
-Tuning tune_arm(const DataSplit& data, const Arm& arm, int epochs, int tune_seeds, std::uint64_t seed, int threads,
-                CsvTable& table) {
-  Tuning tu;
-  std::vector<double> pending = arm.lr;
-  std::map<double, double> best_at_lr;  // lr → lowest mean loss over β, η
-  std::map<double, Config> config_at_lr;
-  while (true) {
-    std::vector<Config> cfgs;
-    for (double lr : pending)
-      for (double b : arm.beta)
-        for (double e : arm.eta) cfgs.push_back({lr, b, e});
-    const auto n = cfgs.size() * static_cast<std::size_t>(tune_seeds);
-    const auto finals = training::parallel_units<double>(n, threads, [&](std::size_t u) {
-      const Trial t = train_once(data, arm.name, cfgs[u / tune_seeds],
-                                 epochs, training::run_seed(seed, "r2/tune", static_cast<int>(u % tune_seeds)));
-      return t.r.diverged ? std::numeric_limits<double>::infinity() : t.r.val_loss.back();
-    });
-    for (std::size_t c = 0; c < cfgs.size(); ++c) {
-      double s = 0;
-      for (int k = 0; k < tune_seeds; ++k) s += finals[c * tune_seeds + static_cast<std::size_t>(k)];
-      const double m = s / tune_seeds;
-      table.add({arm.name, cfgs[c].lr, cfgs[c].beta, cfgs[c].eta, m});
-      if (!best_at_lr.count(cfgs[c].lr) || m < best_at_lr[cfgs[c].lr]) best_at_lr[cfgs[c].lr] = m, config_at_lr[cfgs[c].lr] = cfgs[c];
-      if (m < tu.best_loss) tu.best_loss = m, tu.best = cfgs[c];
-    }
-    pending.clear();
-    const double lo = best_at_lr.begin()->first, hi = best_at_lr.rbegin()->first;
-    if (tu.best.lr == hi && tu.extensions_up < kMaxExtensions) pending.push_back(hi * kExtensionFactor), ++tu.extensions_up;
-    else if (tu.best.lr == lo && tu.extensions_down < kMaxExtensions) pending.push_back(lo / kExtensionFactor), ++tu.extensions_down;
-    if (pending.empty()) break;
-  }
-  for (const auto& [lr, loss] : best_at_lr) tu.lr_grid.push_back(lr);
-  return tu;
-}
-
-struct Paired {
-  double mean = 0, se = 0, p = 1;
-  int pos = 0, neg = 0;
-};
-
-Paired paired(const std::vector<double>& d) {
-  Paired out;
-  const auto [m, sd] = training::mean_sd(d);
-  out.mean = m;
-  out.se = sd / std::sqrt(static_cast<double>(d.size()));
-  for (double v : d) out.pos += v > 0, out.neg += v < 0;
-  out.p = training::sign_test_p(out.pos, out.neg);
-  return out;
-}
-
-}  // namespace
 
 static void r02_image_mlp(ExperimentContext& ctx) {
+  using namespace r02;
   ctx.kind = ClaimKind::Finding;
   const bool quick = ctx.opts.quick;
   const int epochs = quick ? 10 : 40;
