@@ -259,61 +259,7 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
   ctx.out.write_csv("data_rate_trajectory.csv", traj);
   ctx.out.write_csv("data_mean_square.csv", msq);
 
-  Figure f;
-  f.name = "local-rates";
-  f.title = "T10 local rates at w* on u_1: fitted 1 − ρ vs 1 − ρ(A_i); soft labels α·c_1 = 0.05, Bernoulli 3·10^{-4}";
-  f.xlabel = "direction index i (eigenvalues descending)";
-  f.ylabel = "1 − spectral radius";
-  f.logy = true;
-  for (const char* a : {"soft", "bernoulli"}) {
-    f.series.push_back({"data_rates.csv", "index", "one_minus_rho_fit", "stderr_fit",
-                        fmt::format("fitted, {} labels", a), "errorbars", fmt::format("arm={}", a)});
-    f.series.push_back({"data_rates.csv", "index", "one_minus_rho_pred", "", fmt::format("1 − ρ(A_i), {}", a),
-                        "lines", fmt::format("arm={}", a)});
-  }
-  f.functions = {"'data_rates.csv' every ::1 using 3:(strcol(1) eq 'soft' ? 1-$11 : NaN) with lines lw 2 dt 2 "
-                 "lc rgb 'gray40' title '1 − √β̃_i (underdamped optimum)'"};
-  f.extra = {"set xrange [0:33]", "set format y '10^{%T}'"};
-  ctx.out.figure(f);
-
-  Figure b;
-  b.name = "linearization-bias";
-  b.title = "T10 Bernoulli labels: (1 − ρ_{fit})/(1 − ρ(A_i)) − 1, the label-noise spread grows with α·c_1 (finding; 3·10^{-4} is checked)";
-  b.xlabel = "α·c_1";
-  b.ylabel = "relative deviation of 1 − ρ";
-  b.logx = true;
-  for (int i = 0; i < 4; ++i)
-    b.series.push_back({"data_linearization_bias.csv", "gamma0", "rel_dev", "rel_dev_se", dir_name(i),
-                        "errorbars", "direction=" + dir_name(i)});
-  b.functions = {"0 notitle lc rgb 'black'"};
-  ctx.out.figure(b);
-
-  Figure g;
-  g.name = "rate-trajectory";
-  g.title = "T10 soft labels, α·c_1 = 0.05: E[Δw_{t,i}]/Δw_{0,i} vs the linearized map A_i^t";
-  g.xlabel = "step t";
-  g.ylabel = "E[Δw_t] / Δw_0 along u_i";
-  g.extra = paired_linetypes(static_cast<int>(shown.size()));
-  for (int i : shown) {
-    g.series.push_back({"data_rate_trajectory.csv", "t", "measured", "", "measured " + dir_name(i), "points",
-                        "direction=" + dir_name(i)});
-    g.series.push_back({"data_rate_trajectory.csv", "t", "predicted", "", "A_i^t " + dir_name(i), "lines",
-                        "direction=" + dir_name(i)});
-  }
-  ctx.out.figure(g);
-
-  Figure q;
-  q.name = "mean-square";
-  q.title = "T10 mean-square decay of the half-difference: E‖Δw_t‖^2_Σ / ‖Δw_0‖^2_Σ (must fall for the trial means to be informative)";
-  q.xlabel = "step t";
-  q.ylabel = "mean square ratio";
-  q.logy = true;
-  q.logx = true;
-  for (const Arm& arm : arms)
-    q.series.push_back({"data_mean_square.csv", "t", "mean_square_ratio", "",
-                        fmt::format("{} (α·c_1 = {:g})", arm.name, arm.gamma0), "lines", "arm=" + arm.name});
-  q.extra = {"set format y '10^{%T}'"};
-  ctx.out.figure(q);
+  local_rates_figures(ctx, arms, shown);
 
   ctx.params["part_B"] = {{"w_star", to_std(ws)}, {"epsilon", kEps}, {"offset_v", to_std(v)},
                           {"moment_samples", mo.samples}, {"k", to_std(k)}, {"k_se", to_std(k_se)},
