@@ -16,6 +16,7 @@
 #include "akm/base/interrupt.hpp"
 #include "akm/base/key.hpp"
 #include "akm/base/thread_pool.hpp"
+#include "akm/report/explore_guard.hpp"
 #include "akm/report/files.hpp"
 #include "akm/sim/phase_measure.hpp"
 #include "akm/spectrum/spectrum.hpp"
@@ -83,7 +84,8 @@ std::string shell_word(const std::string& s) {
   return s;
 }
 
-Response phase_map(const Query& q, const Limits& limits) {
+Response phase_map(const Query& q, const Settings& settings) {
+  const Limits& limits = settings.limits;
   require_known(q, {"x", "y", "metric", "spectrum", "key", "alpha", "direction", "eta", "beta", "seed"});
   phase::Options o;
   o.x = phase::parse_axis(required(q, "x"), "--x");
@@ -101,7 +103,7 @@ Response phase_map(const Query& q, const Limits& limits) {
   require_finite("--beta", o.beta);
   o.alpha = phase::parse_alpha(get(q, "alpha", "tuned"));
   const std::uint64_t seed = parse_u64("--seed", get(q, "seed", kDefaultSeed));
-  const Spectrum s = parse_spectrum(required(q, "spectrum"), seed);
+  const Spectrum s = request_spectrum(required(q, "spectrum"), seed, settings.data_dir);
   const std::string direction = get(q, "direction", "all");
   o.direction = phase::parse_direction(direction, s.n());
   phase::validate(o, s.n());
@@ -143,7 +145,7 @@ Response phase_map(const Query& q, const Limits& limits) {
                              {"command", command}});
 }
 
-Response theory_point(const Query& q) {
+Response theory_point(const Query& q, const Settings& settings) {
   require_known(q, {"beta", "eta", "spectrum", "key", "alpha", "seed"});
   const double beta = parse_real("beta", required(q, "beta"), "in [0, 1)");
   const double eta = parse_real("eta", required(q, "eta"), "> 0");
@@ -152,14 +154,15 @@ Response theory_point(const Query& q) {
   require_eta(eta);
   require_alpha(alpha);
   const Key key = parse_key(get(q, "key", "normalized"));
-  const Spectrum s = parse_spectrum(required(q, "spectrum"), parse_u64("--seed", get(q, "seed", "0")));
+  const Spectrum s = request_spectrum(required(q, "spectrum"), parse_u64("--seed", get(q, "seed", "0")), settings.data_dir);
   require_contraction(beta, eta, key, s);
   return json_response(200, to_json(make_theory_report({beta, eta, alpha, key}, s)));
 }
 
 std::atomic<bool> measuring{false};
 
-Response measure_point(const Query& q, const Limits& limits) {
+Response measure_point(const Query& q, const Settings& settings) {
+  const Limits& limits = settings.limits;
   require_known(q, {"eta", "beta", "spectrum", "key", "direction", "trials", "steps", "seed"});
   const double eta = parse_real("--eta", required(q, "eta"), "> 0");
   const double beta = parse_real("--beta", required(q, "beta"), "in [0, 1)");
@@ -167,7 +170,7 @@ Response measure_point(const Query& q, const Limits& limits) {
   require_beta(beta);
   const Key key = parse_key(get(q, "key", "normalized"));
   const std::uint64_t seed = parse_u64("--seed", get(q, "seed", kDefaultSeed));
-  const Spectrum s = parse_spectrum(required(q, "spectrum"), seed);
+  const Spectrum s = request_spectrum(required(q, "spectrum"), seed, settings.data_dir);
   const int direction = phase::parse_direction(get(q, "direction", "all"), s.n());
   const long long trials = parse_integer("--trials", get(q, "trials", "256"), 2, limits.max_trials);
   const long long steps = parse_integer("--steps", get(q, "steps", "1000"), 1, limits.max_steps);
@@ -223,18 +226,18 @@ void cancel_measurement() {
   if (measuring) interrupt::request_stop();
 }
 
-Response handle(const std::string& path, const Query& query, const Limits& limits) {
+Response handle(const std::string& path, const Query& query, const Settings& settings) {
   try {
-    if (path == "/api/phase") return phase_map(query, limits);
-    if (path == "/api/theory") return theory_point(query);
-    if (path == "/api/measure") return measure_point(query, limits);
+    if (path == "/api/phase") return phase_map(query, settings);
+    if (path == "/api/theory") return theory_point(query, settings);
+    if (path == "/api/measure") return measure_point(query, settings);
     if (path == "/api/cancel") {
       const bool was = measuring;
       cancel_measurement();
       return json_response(200, {{"cancelled", was}});
     }
     if (path == "/" || path == "/index.html") return {200, "text/html; charset=utf-8", page_html()};
-    return error_response(404, "no such page: " + path, "");
+    return error_response(404, "no such page: " + quoted(path), "");
   } catch (const InputError& e) {
     return error_response(400, e.what(), e.param());
   } catch (const std::exception& e) {  // a bug, not the request: say so, keep serving

@@ -138,12 +138,12 @@ $("measure").onclick = () => {
   const q = new URLSearchParams({eta: clicked.eta, beta: clicked.beta, spectrum: val("spectrum"), key: val("key"),
     direction: val("direction"), trials: val("trials"), steps: val("steps"), seed: val("seed")});
   $("measured").textContent = "measuring…"; $("cancel").disabled = false;
-  fetch("/api/measure?" + q).then(r => r.json()).then(j => {
+  fetch("/api/measure?" + q, {method: "POST"}).then(r => r.json()).then(j => {
     $("measured").textContent = j.error ? j.error :
       `direction ${j.direction}, lag ${j.lag}: measured rate ${j.measured_rate.toPrecision(5)} ± ${j.rate_se.toPrecision(2)} vs predicted ${j.predicted_rate.toPrecision(5)} (z = ${j.rate_z.toFixed(2)}); diverged ${j.diverged_fraction}`;
   }).finally(() => { $("cancel").disabled = true; });
 };
-$("cancel").onclick = () => fetch("/api/cancel");
+$("cancel").onclick = () => fetch("/api/cancel", {method: "POST"});
 $("csv").onclick = () => { if (!last) return;
   let s = `${last.x_param},${last.y_param},` + last.names.join(",") + "\n";
   for (let j = 0; j < last.ny; ++j) for (let i = 0; i < last.nx; ++i)

@@ -9,7 +9,9 @@
 //   /api/measure  eta, beta, spectrum, [key, direction, trials, steps, seed] → the Monte-Carlo
 //                 contraction of one point (`akm phase --measure` on a 1-point grid)
 // Bad requests get HTTP 400 with {"error": the CLI's message, "parameter": the flag}; unknown
-// routes 404; work is bounded per request (Limits) before anything is computed.
+// routes 404; work is bounded per request (Limits) before anything is computed; a `data:`
+// spectrum names a built-in data set or a file under --data-dir, nothing else
+// (explore_guard.hpp). /api/measure and /api/cancel change state and are POST only.
 #pragma once
 #include <map>
 #include <string>
@@ -23,6 +25,13 @@ struct Limits {
   long long max_trial_steps = 4000000;  ///< trials × steps of one measurement
 };
 
+/// What the server was started with: the work limits and the folder (canonical; empty: none)
+/// whose files a `data:` spectrum may name (akm/report/explore_guard.hpp).
+struct Settings {
+  Limits limits;
+  std::string data_dir;
+};
+
 struct Response {
   int status = 200;
   std::string content_type = "application/json";
@@ -31,9 +40,10 @@ struct Response {
 
 using Query = std::map<std::string, std::string>;
 
-/// Answers one API request (`path` without the query string). Thread-safe; a measurement
-/// can be cancelled from another thread with cancel_measurement().
-Response handle(const std::string& path, const Query& query, const Limits& limits = {});
+/// Answers one API request (`path` without the query string) that has passed the guard
+/// (explore_guard.hpp: host, method, sizes). Thread-safe; a measurement can be cancelled
+/// from another thread with cancel_measurement().
+Response handle(const std::string& path, const Query& query, const Settings& settings = {});
 
 /// Stops the measurement in flight, if any (it answers 409 "cancelled").
 void cancel_measurement();
