@@ -3,10 +3,11 @@
 
 1. The server binds 127.0.0.1 on a free port and serves its page.
 2. Bad requests over HTTP (each answered 400/404 with a JSON error naming the flag, the
-   CLI's message), duplicate parameters, other methods, paths outside the page.
+   CLI's message), duplicate parameters, other methods, paths outside the page. (The
+   attacker's view — hosts, origins, traversal, fuzz — is tests/explore_security.py.)
 3. Concurrent map requests (24 at once through the 4-worker pool) all answered, identically.
-4. One measurement at a time: a second one while the first runs gets 429; /api/cancel stops
-   the first (409 "cancelled").
+4. One measurement at a time (POST /api/measure): a second one while the first runs gets
+   429; POST /api/cancel stops the first (409 "cancelled").
 5. In Debian's headless Chromium (when installed): the page loads with its state in the URL,
    moves the β slider through the same input event as a user, and the map value it shows
    at a grid point equals `akm phase`'s CSV at the same parameters, to the last digit; a
@@ -78,17 +79,18 @@ bad = [
     ("/api/theory", {"beta": "0.9", "eta": "inf", "spectrum": SPEC}, 400, "eta"),
     ("/api/theory", {"beta": "0.9", "eta": "0.5"}, 400, "--spectrum"),
     ("/api/theory", {"beta": "0.9", "eta": "0.5", "spectrum": "iso:n=0"}, 400, "spectrum"),
-    ("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "0"}, 400, "--trials"),
-    ("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "steps": "999999999"}, 400, "--steps"),
-    ("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "4096", "steps": "20000"}, 400, "--trials"),
-    ("/api/measure", {"beta": "nan", "eta": "0.5", "spectrum": SPEC}, 400, "beta"),
+    ("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "0"}, 400, "--trials", "POST"),
+    ("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "steps": "999999999"}, 400, "--steps", "POST"),
+    ("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "4096", "steps": "20000"}, 400, "--trials",
+     "POST"),
+    ("/api/measure", {"beta": "nan", "eta": "0.5", "spectrum": SPEC}, 400, "beta", "POST"),
     ("/etc/passwd", None, 404, None),
     ("/api/../../etc/passwd", None, 404, None),
     ("/results/T1/summary.json", None, 404, None),
     ("/api/nothing", None, 404, None),
 ]
-for path, params, want, param in bad:
-    status, body = get(path, params)
+for path, params, want, param, *method in bad:
+    status, body = get(path, params, method=method[0] if method else "GET")
     try:
         j = json.loads(body)
     except ValueError:
@@ -98,7 +100,9 @@ for path, params, want, param in bad:
 status, body = get("/api/phase?" + urllib.parse.urlencode(MAP) + "&metric=stable")
 check(status == 400 and "twice" in body, "a parameter given twice is refused")
 status, _ = get("/api/phase", MAP, method="POST")
-check(status in (404, 405), f"POST is not served ({status})")
+check(status == 405, f"POST /api/phase is refused ({status})")
+status, _ = get("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC})
+check(status == 405, f"GET /api/measure is refused: it changes state ({status})")
 check(len(bad) + 2 >= 20, f"{len(bad) + 2} bad requests tried")
 
 # Concurrency: every answer arrives and is the same map.
@@ -112,14 +116,15 @@ check(len(maps) == 24 and all(m == maps[0] for m in maps), "24 concurrent map re
 # One measurement at a time, with cancel.
 long = {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "4096", "steps": "976"}
 with concurrent.futures.ThreadPoolExecutor(2) as pool:
-    first = pool.submit(get, "/api/measure", long)
+    first = pool.submit(get, "/api/measure", long, "POST")
     time.sleep(0.3)
-    second = get("/api/measure", long)
-    cancel = get("/api/cancel")
+    second = get("/api/measure", long, method="POST")
+    cancel = get("/api/cancel", method="POST")
     first_status, first_body = first.result()
 check(second[0] == 429, f"a second measurement while one runs gets 429 ({second[0]})")
 check(first_status == 409 and "cancelled" in first_body, f"/api/cancel stops the first ({first_status})")
-status, body = get("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "64", "steps": "200"})
+status, body = get("/api/measure", {"beta": "0.9", "eta": "0.5", "spectrum": SPEC, "trials": "64", "steps": "200"},
+                  method="POST")
 check(status == 200 and abs(json.loads(body)["rate_z"]) < 6, "a measurement after a cancel runs normally")
 
 # The browser: state in the URL, a slider moved, the value read back and held to akm phase's CSV.

@@ -15,7 +15,32 @@ double fma_peak(Precision p, int threads, double seconds);
 double normal_peak(Precision p, int threads, double seconds, NormalKernel kernel = NormalKernel::fastest);
 /// Vector width the engine was compiled for, in bytes (16 SSE2, 32 AVX2, 64 AVX-512).
 int simd_bytes();
-/// Core clock in Hz, measured by a dependent chain of integer adds (one per cycle); 0 off x86-64.
+/// Plausible core clocks of any x86-64 part (the fastest stock boost is about 6.2 GHz).
+inline constexpr double kClockMinHz = 0.4e9, kClockMaxHz = 7.0e9;
+/// The measured clock may lie this far from /proc/cpuinfo's "cpu MHz", which reports the
+/// nominal clock in most virtual machines and the current one on bare metal (boost ≤ 2.5×).
+inline constexpr double kCpuinfoLow = 0.5, kCpuinfoHigh = 2.5;
+/// A dependent FMA's measured latency must lie this close to a whole number of cycles.
+inline constexpr double kLatencySlack = 0.25;
+
+/// The core clock, measured and cross-checked. `hz` is 3 × the rate of a dependent imul
+/// chain (latency 3 on every x86-64 core since Nehalem and Zen 1); it is `consistent` only
+/// when it is plausible, a dependent FMA then takes a whole 3–6 cycles, and /proc/cpuinfo
+/// agrees within its band. A dependent add-immediate chain is reported beside it: on Intel
+/// Golden Cove and later it runs several times faster than the clock (immediates folded at
+/// rename), which is why it is not the clock.
+struct ClockReading {
+  double hz = 0.0;
+  double add_chain_hz = 0.0;
+  double fma_latency = 0.0;  ///< cycles per dependent FMA at `hz` (0 without FMA)
+  double cpuinfo_hz = 0.0;   ///< /proc/cpuinfo's "cpu MHz" (0 where absent)
+  bool consistent = false;
+  std::string why;           ///< why not consistent
+};
+ClockReading read_clock(double seconds);
+/// Sets `consistent` and `why` of a reading from its measured fields (the rules above).
+void judge_clock(ClockReading& c);
+/// read_clock(seconds).hz when consistent, else 0 (nothing is then cross-checked against it).
 double clock_hz(double seconds);
 
 /// The FMA rate the vendor documents for this core at the build's vector width: FMA pipes ×

@@ -1,0 +1,73 @@
+// The machine's ceilings (sim/engine/limits): the clock is measured by a chain no core folds
+// and refused when its cross-checks disagree; the documented FMA table names the core.
+#include <gtest/gtest.h>
+
+#include "akm/sim/engine/limits.hpp"
+
+namespace {
+
+using akm::engine::ClockReading;
+
+ClockReading reading(double ghz, double fma_latency, double cpuinfo_ghz) {
+  ClockReading c;
+  c.hz = ghz * 1e9;
+  c.add_chain_hz = c.hz;
+  c.fma_latency = fma_latency;
+  c.cpuinfo_hz = cpuinfo_ghz * 1e9;
+  akm::engine::judge_clock(c);
+  return c;
+}
+
+TEST(Clock, ConsistentReadingsAreAccepted) {
+  EXPECT_TRUE(reading(3.2, 4.02, 2.1).consistent);   // a boosting Zen 5 VM (cpuinfo: nominal)
+  EXPECT_TRUE(reading(2.0, 3.9, 2.0).consistent);    // Intel at nominal
+  EXPECT_TRUE(reading(3.5, 5.1, 0).consistent);      // Haswell, no /proc/cpuinfo
+  EXPECT_TRUE(reading(3.0, 0, 3.0).consistent);      // a build without FMA: no latency check
+}
+
+TEST(Clock, ImplausibleOrDisagreeingReadingsAreRefused) {
+  // The add-immediate chain on a Golden Cove core measured ~13 GHz: a "clock" like that fails.
+  const ClockReading folded = reading(12.98, 4.0, 2.0);
+  EXPECT_FALSE(folded.consistent);
+  EXPECT_NE(folded.why.find("plausible"), std::string::npos) << folded.why;
+  EXPECT_FALSE(reading(0.1, 4.0, 0).consistent);
+  // A quarter-cycle off a whole FMA latency: the clock and the FMA loop disagree.
+  const ClockReading off = reading(3.0, 4.5, 3.0);
+  EXPECT_FALSE(off.consistent);
+  EXPECT_NE(off.why.find("FMA"), std::string::npos) << off.why;
+  EXPECT_FALSE(reading(3.0, 9.0, 3.0).consistent);  // not a 3–6 cycle FMA
+  const ClockReading cpuinfo = reading(6.0, 4.0, 2.0);  // 3× the reported clock
+  EXPECT_FALSE(cpuinfo.consistent);
+  EXPECT_NE(cpuinfo.why.find("cpuinfo"), std::string::npos) << cpuinfo.why;
+  EXPECT_FALSE(reading(0.9, 4.0, 2.0).consistent);  // under half the reported clock
+}
+
+#if defined(__x86_64__)
+// The measured clock lies in the plausible range on whatever x86-64 core runs the tests, and
+// the imul chain is never faster than the add chain (an add retires at least once a cycle).
+// Only the range is asserted: under load a slice can be preempted, and the whole-latency
+// cross-check is the bench's business on an idle machine.
+TEST(Clock, MeasuredClockIsPlausible) {
+  const ClockReading c = akm::engine::read_clock(0.1);
+  EXPECT_GE(c.hz, akm::engine::kClockMinHz);
+  EXPECT_LE(c.hz, akm::engine::kClockMaxHz);
+  EXPECT_GE(c.add_chain_hz, 0.8 * c.hz);
+  if (c.consistent) EXPECT_TRUE(c.why.empty());
+  else EXPECT_FALSE(c.why.empty());
+}
+#endif
+
+TEST(DocumentedFma, KnownCoresHaveARateAndUnknownOnesAName) {
+  const auto d = akm::engine::documented_fma(akm::engine::Precision::f64);
+#if defined(__x86_64__)
+  EXPECT_FALSE(d.core.empty());  // named even when not in the table
+#endif
+  if (d.flops_per_cycle > 0) {
+    EXPECT_EQ(d.flops_per_cycle, 2.0 * d.pipes * d.lanes);
+    EXPECT_GE(d.pipes, 1);
+    EXPECT_LE(d.pipes, 2);
+    EXPECT_LE(d.lanes * 8, akm::engine::simd_bytes());  // double lanes within the build's vectors
+  }
+}
+
+}  // namespace
