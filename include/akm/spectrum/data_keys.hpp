@@ -36,8 +36,8 @@ struct DataKeysSpec {
   std::string spec;          ///< normalized spec string
   std::string name;          ///< built-in name, or the path as given
   std::string path;          ///< file read
-  bool builtin = false;
-  bool standardize = false;
+  bool builtin = false;  ///< one of the built-in data sets
+  bool standardize = false;  ///< columns centred and scaled to unit variance
   bool header = false;       ///< the first line is skipped (built-ins: by their format)
 };
 
@@ -63,9 +63,12 @@ class DataKeys {
   /// From rows already in memory (N × d); `source` names them in messages.
   DataKeys(const Mat& rows, bool standardize, const std::string& source);
 
+  /// Key dimension n (the spanned directions).
   int n() const { return static_cast<int>(keys_.cols()); }
+  /// Number of rows N.
   int rows() const { return static_cast<int>(keys_.rows()); }
   int columns() const { return columns_; }  ///< columns of the file (after a dropped label)
+  /// What the rows came from (for messages).
   const std::string& source() const { return source_; }
   /// N × n: centred (and standardized) rows in the covariance eigenbasis.
   const Mat& keys() const { return keys_; }

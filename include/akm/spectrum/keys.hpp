@@ -41,7 +41,8 @@ struct KeyLaw {
   std::string spec;  ///< normalized spec string
   std::string kind;  ///< gaussian | rademacher | student | mixture
   double nu = 0.0;   ///< student only
-  std::vector<double> weights, scales;  ///< mixture only: π_k, s_k
+  std::vector<double> weights;  ///< mixture only: weights π_k
+  std::vector<double> scales;  ///< mixture only: scales s_k
   std::vector<std::string> bases;       ///< mixture only: identity | reverse | random
 };
 
@@ -56,8 +57,11 @@ class KeySampler {
   /// λ: n ≥ 1 finite values > 0 (InputError "keys.lambda" otherwise).
   KeySampler(KeyLaw law, const Vec& lambda, std::uint64_t basis_seed = 0);
 
+  /// Dimension n.
   int n() const { return static_cast<int>(lambda_.size()); }
+  /// The law.
   const KeyLaw& law() const { return law_; }
+  /// Eigenvalues λ.
   const Vec& lambda() const { return lambda_; }
   /// Mixture components (1 for the other laws).
   int components() const { return static_cast<int>(bases_.size()); }
@@ -91,18 +95,26 @@ class KeySampler {
 /// errors (zero when exact); on request, for diagonal laws, the fourth moments
 /// Q_ij = E[x̂_i²x̂_j²] that set the variance of the normalized buffer (THEOREMS.md E1).
 struct KeyLawMoments {
-  Mat sigma_hat, sigma_hat_se;
-  Mat K, K_se;
-  Mat fourth, fourth_se;   ///< Q and its standard errors; empty unless requested
-  bool exact = false;
+  Mat sigma_hat;  ///< Σ̂ = E[x̂x̂ᵀ]
+  Mat sigma_hat_se;  ///< entrywise standard errors of Σ̂ (zero when exact)
+  Mat K;  ///< K = E[‖x‖x̂x̂ᵀ]
+  Mat K_se;  ///< entrywise standard errors of K (zero when exact)
+  Mat fourth;  ///< Q_ij = E[x̂_i²x̂_j²]; empty unless requested
+  Mat fourth_se;  ///< standard errors of Q
+  bool exact = false;  ///< the moments are exact (quadrature or closed form)
   std::string method;      ///< "quadrature" | "closed form" | "monte carlo"
   long long samples = 0;   ///< Monte-Carlo samples (0 when exact)
+  /// λ̂_i, the diagonal of Σ̂.
   Vec lambda_hat() const { return sigma_hat.diagonal(); }
+  /// Standard errors of λ̂_i.
   Vec lambda_hat_se() const { return sigma_hat_se.diagonal(); }
+  /// κ_i, the diagonal of K.
   Vec kappa() const { return K.diagonal(); }
+  /// Standard errors of κ_i.
   Vec kappa_se() const { return K_se.diagonal(); }
 };
 
+/// Keys drawn per batch by the Monte-Carlo moment estimates.
 inline constexpr long long kKeyBatch = 64;
 
 /// Exact Gaussian-component moments of a mixture or Gaussian law, or the closed form of

@@ -12,6 +12,7 @@
 
 namespace akm {
 
+/// Exact Gaussian-key moments per direction (quadrature), with its accuracy.
 struct KeyMoments {
   Vec lambda;      ///< λ_i of Σ (input)
   Vec lambda_hat;  ///< λ̂_i, eigenvalues of Σ̂ (unit trace)

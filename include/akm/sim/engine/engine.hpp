@@ -20,7 +20,9 @@
 
 namespace akm::engine {
 
+/// Arithmetic of the engine: double or float.
 enum class Precision { f64, f32 };
+/// "double" or "float".
 const char* to_string(Precision p);
 /// "double" | "float"; else InputError naming --precision.
 Precision parse_precision(const std::string& s);
@@ -37,17 +39,22 @@ Precision parse_precision(const std::string& s);
 /// "Performance"). Builds without AVX-512 or without the library fall back to libmvec (or
 /// scalar libm).
 enum class NormalKernel { fastest, libmvec, sleef };
+/// The kernel's name: "fastest", "libmvec" or "sleef".
 const char* to_string(NormalKernel k);
 /// True when this build has the kernel's AVX-512 path (`fastest`: always).
 bool available(NormalKernel k);
 /// What `fastest` is in precision p: libmvec in double, SLEEF in float (when available).
 NormalKernel engine_kernel(Precision p);
 
+/// Normals of Stream(seed, trial, purpose) in batches (see above).
 class NormalStream {
  public:
+  /// The stream of (seed, trial, purpose) through the given kernel.
   NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose,
                NormalKernel kernel = NormalKernel::fastest);
+  /// Writes the next `count` normals (count even) in double.
   void fill(double* out, int count);
+  /// Writes the next `count` normals (count even) in float.
   void fill(float* out, int count);
   /// Test hook: take the scalar path (an exact copy of akm::Stream) for every batch.
   static void set_force_scalar(bool on);
@@ -70,8 +77,11 @@ class NormalStream {
 /// throughput for the engine; `akm bench` reports the engine against it).
 double normal_throughput(Precision p, double seconds, NormalKernel kernel = NormalKernel::fastest);
 
+/// W1 on the fast engine in precision p; rows as w1_reference.
 wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p);
+/// W2 on the fast engine in precision p; rows as w2_reference.
 wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p);
+/// W3 on the fast engine in precision p; rows as w3_reference.
 wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p);
 /// The fitting workload of `akm simulate` (rows: trial groups, see wl::Fit); the state in
 /// precision p, the regression moments accumulated in double.
