@@ -236,7 +236,7 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
             return out;
           }()));
   }
-  // The step-size gate's price, in numbers of this run (issue #15): per Bernoulli arm the
+  // The step-size gate's price, in numbers of this run: per Bernoulli arm the
   // largest relative deviation of the fitted 1 − ρ from 1 − ρ(A_i) on u1…u4.
   {
     std::string per_step;

@@ -43,7 +43,7 @@ namespace {
 // ---------------------------------------------------------------- report gathering
 
 // Natural order (T2 before T10); theorem IDs (T…) lead and the extensions (E…) follow,
-// as in THEOREMS.md.
+// as in docs/claims.md.
 std::vector<std::string> natural_chunks(const std::string& s) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < s.size();) {

@@ -2,7 +2,7 @@
 //
 // A Monte-Carlo check passes when |measured − predicted| ≤ z·sqrt(se² + se_pred²) + bias,
 // z from the declared family-wise false-alarm rate with Bonferroni over the run's
-// Monte-Carlo comparisons (THEOREMS.md "How a check passes"). Algebraic identities pass at
+// Monte-Carlo comparisons (docs/statistics.md, "How a check passes"). Algebraic identities pass at
 // relative floating-point tolerance.
 //
 // Skewed means. When a check knows more about its estimate (MeanEstimate: the skewness g of

@@ -1,4 +1,4 @@
-// cuda — the CUDA offload of W1–W4 (issue #6): one launcher per workload.
+// cuda — the CUDA offload of W1–W4 : one launcher per workload.
 //
 // Same Philox4x32-10 streams as the CPU (Random123's headers compile for the device), the
 // same Box–Muller pairing and float arithmetic as the float CPU engine, so a CPU and a GPU

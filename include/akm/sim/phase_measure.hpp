@@ -13,7 +13,7 @@
 // Keys (MeasureOptions::keys):
 //   - per_point (the reference, and what E1/E2 use): trial r of point p reads
 //     Stream(point_seed(seed, p), r); points are independent.
-//   - shared (common random numbers, issue 17, the default of `akm phase --measure`): trial r
+//   - shared (common random numbers, the default of `akm phase --measure`): trial r
 //     of EVERY point reads Stream(point_seed(seed, 0), r) — the keys do not depend on (η, β),
 //     so they are drawn once and push all points (engine::phase_shared on Backend::cpu; the
 //     reference and CUDA backends run their per-point loops on the shared seed, the same law).

@@ -1,7 +1,7 @@
-// workloads — the four benchmark workloads W1–W4 of issue #6, defined once.
+// workloads — the four benchmark workloads W1–W4 (docs/performance.md), defined once.
 //
-// Every workload is simulated in the eigenbasis of Σ (THEOREMS.md "Simulate in the
-// eigenbasis"): a key is x_i = √λ_i z_i. Each has a plain reference (the per-trial kernels
+// Every workload is simulated in the eigenbasis of Σ (docs/architecture.md, "Simulating
+// in the eigenbasis"): a key is x_i = √λ_i z_i. Each has a plain reference (the per-trial kernels
 // of akm/rules/kernels.hpp, Eigen, double) and a fast engine (akm/sim/engine/engine.hpp); tests hold
 // the engine to the reference and `akm bench` times both.
 #pragma once

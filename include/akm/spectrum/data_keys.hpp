@@ -1,5 +1,5 @@
 // data_keys — keys drawn uniformly, with replacement, from the rows of a real data set
-// (experiment R1, "the theory on real inputs"; issue #18 item 2).
+// (experiment R1, "the theory on real inputs").
 //
 // Grammar:
 //   data:NAME[,standardize]        NAME ∈ digits | breast_cancer | wine | diabetes | iris: the
@@ -17,7 +17,7 @@
 //
 // Keys are drawn in the eigenbasis of the sample covariance C = (1/N)Σ_s x_s x_sᵀ (rows
 // rotated by its eigenvectors, eigenvalues λ descending), as for every other key law
-// (THEOREMS.md "Simulate in the eigenbasis"). Because a draw is uniform over N rows, the
+// (docs/architecture.md, "Simulating in the eigenbasis"). Because a draw is uniform over N rows, the
 // key law's moments are finite sums, exact: E[xxᵀ] = C = diag(λ), Σ̂ = (1/N)Σ_s x̂_s x̂_sᵀ,
 // K = (1/N)Σ_s ‖x_s‖ x̂_s x̂_sᵀ — not diagonal in the drawing coordinates in general (the
 // T9 machinery of [app:high-dim]: the key law *is* the empirical law of a finite data set).

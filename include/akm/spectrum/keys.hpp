@@ -13,7 +13,7 @@
 //                                 scales > 0, one basis per component: identity | reverse
 //                                 (coordinates in reverse order) | random (Haar, drawn from
 //                                 the sampler's seed and k); default identity for all.
-// Keys are drawn in the eigenbasis of the spectrum (THEOREMS.md "Simulate in the eigenbasis").
+// Keys are drawn in the eigenbasis of the spectrum (docs/architecture.md, "Simulating in the eigenbasis").
 // The first three laws have covariance E[xxᵀ] = diag(λ) exactly; a mixture has
 // Σ_mix = Σ_k π_k s_k² B_k diag(λ) B_kᵀ.
 //
@@ -24,7 +24,7 @@
 //   mixture     exact: x̂ is scale-free, so Σ̂ = Σ_k π_k B_k diag(λ̂) B_kᵀ and
 //               K = Σ_k π_k s_k B_k diag(κ) B_kᵀ [app:multimodal]
 //   student     no closed form: a large, separately seeded Monte Carlo whose standard error
-//               is returned beside the estimate (THEOREMS.md, "Exact Gaussian-key moments")
+//               is returned beside the estimate (docs/architecture.md, "Exact Gaussian-key moments")
 #pragma once
 #include <cstdint>
 #include <string>
@@ -93,7 +93,7 @@ class KeySampler {
 
 /// Σ̂ = E[x̂x̂ᵀ] and K = E[‖x‖x̂x̂ᵀ] in the drawing coordinates, with entrywise standard
 /// errors (zero when exact); on request, for diagonal laws, the fourth moments
-/// Q_ij = E[x̂_i²x̂_j²] that set the variance of the normalized buffer (THEOREMS.md E1).
+/// Q_ij = E[x̂_i²x̂_j²] that set the variance of the normalized buffer (E1's second-moment map).
 struct KeyLawMoments {
   Mat sigma_hat;  ///< Σ̂ = E[x̂x̂ᵀ]
   Mat sigma_hat_se;  ///< entrywise standard errors of Σ̂ (zero when exact)

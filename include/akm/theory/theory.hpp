@@ -1,4 +1,4 @@
-// theory — every closed form of THEOREMS.md T1–T8 (and f(γ) of T14). No randomness.
+// theory — every closed form of the statements T1–T8 check (and f(γ) of T14; docs/claims.md). No randomness.
 //
 // One source of truth per formula: experiments, tests and `akm theory` all call these.
 #pragma once

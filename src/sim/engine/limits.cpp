@@ -6,7 +6,7 @@
 // Each accumulator is a named variable pinned to a register by an empty asm statement: the
 // first version kept them in an array, which GCC spilled to the stack every iteration, so
 // the loop ran at store-forwarding speed (41 GFLOP/s on 2 Zen 5 cores whose peak is ~147)
-// and W4's GEMM measured 156% of that "ceiling" (issue #17). The loop is cross-checked
+// and W4's GEMM measured 156% of that "ceiling". The loop is cross-checked
 // against the documented rate, cores × FMA pipes × lanes × 2 × clock (documented_fma()).
 #include <algorithm>
 #include <chrono>

@@ -1,4 +1,4 @@
-// engine — the fast CPU Monte-Carlo engine for W1–W4 (issue #6).
+// engine — the fast CPU Monte-Carlo engine for W1–W4.
 //
 // Same streams as the references (akm::Stream, Philox4x32-10 keyed by (seed, trial,
 // purpose)), so the double engine reproduces them up to (a) summation order of dot
@@ -93,7 +93,7 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precisio
 phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
                                double beta, double eta, int direction, int lag,
                                std::uint64_t seed, std::uint64_t trial);
-/// One trial of `akm phase --measure` with common random numbers (issue 17) at every point of
+/// One trial of `akm phase --measure` with common random numbers at every point of
 /// pts[0..count): the keys are drawn once per step from Stream(seed, trial, keys) and shared
 /// by all points (pts[·].seed is not read). out[q] equals phase_trial(…, pts[q], seed, trial)
 /// up to the summation order of the n-term sums; lanes are independent, so a point's result
