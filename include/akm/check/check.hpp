@@ -53,7 +53,7 @@ struct CheckRecord {
   double z_one_sided = 0;    ///< mc_at_most only: z of the lower limit m − z·se
   bool pass = false;  ///< the verdict
 
-  // What the check can tell (check/power.hpp, README "Claim statuses"); set by finalize().
+  // What the check can tell (check/power.hpp, docs/statistics.md, "Claim statuses"); set by finalize().
   bool design = false;       ///< checks the run's set-up, never evidence for the claim
   double alternative = std::numeric_limits<double>::quiet_NaN();  ///< named alternative value
   std::string alternative_label;                                  ///< e.g. "EMA"

@@ -1,4 +1,4 @@
-// status — a claim's verdict from its checks, by rules fixed before any run (README "Claim
+// status — a claim's verdict from its checks, by rules fixed before any run (docs/statistics.md, "Claim
 // statuses"). Checks keep pass/fail; the status says what the run supports:
 //   SUPPORTED      every check passed and at least one evidence check discriminates
 //                  (power ≥ 0.9 against its alternative, check/power.hpp);

@@ -50,7 +50,7 @@ struct ExperimentContext {
   std::vector<std::string> findings;      ///< measured results, with numbers (summary.json
                                           ///< "findings"; a Finding's status reason)
   nlohmann::json gated = nlohmann::json::array();  ///< checks a pre-registered gate removed
-  /// Records that a gate (README "Check rules") removed the check `name`, and why.
+  /// Records that a gate (docs/statistics.md, "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
   McOptions mc(long long trials, const std::string& what, int groups = 0) const;

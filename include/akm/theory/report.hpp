@@ -66,7 +66,7 @@ TheoryReport make_theory_report(const TheoryInputs& in, const Spectrum& spectrum
 /// naming eta otherwise. Used by `akm theory` and akm.theory() before make_theory_report.
 void require_contraction(double beta, double eta, Key key, const Spectrum& s);
 
-/// The JSON contract of `akm theory --json` (names are stable; see README).
+/// The JSON contract of `akm theory --json` (names are stable; see docs/cli.md).
 nlohmann::json to_json(const TheoryReport& r);
 
 }  // namespace akm

@@ -35,9 +35,8 @@ Precision parse_precision(const std::string& s);
 /// SLEEF's log and fused sincos (Debian's libsleef-dev; 1 ulp in double, 3.5 ulp in float) —
 /// the same Philox uniforms, so the two agree to their rounding; each is the other's
 /// reference (tests/test_engine.cpp) and `akm bench` times both. `fastest` is the faster one
-/// per precision as measured on the development machine (engine_kernel(); README
-/// "Performance"). Builds without AVX-512 or without the library fall back to libmvec (or
-/// scalar libm).
+/// per precision as measured on the development machine (engine_kernel(); docs/performance.md).
+/// Builds without AVX-512 or without the library fall back to libmvec (or scalar libm).
 enum class NormalKernel { fastest, libmvec, sleef };
 /// The kernel's name: "fastest", "libmvec" or "sleef".
 const char* to_string(NormalKernel k);
