@@ -7,6 +7,7 @@
     * or {a,b} and paths under build/ are generated, and skipped);
   * every `akm <command>` named runs: `akm <command> --help` exits 0;
   * every docs/*.md page is linked from the README;
+  * CHANGELOG.md's newest version is the program's (`akm --version`, from CMakeLists.txt);
   * the README's quickstart runs: each `$ build/akm …` line of its console blocks is run in a
     scratch folder and its output must match the lines shown under it (a line `…` stands for
     any number of lines, and `…` inside a line for any text).
@@ -37,7 +38,7 @@ def pages():
 
 def slug(heading):
     """GitHub's anchor of a heading: lower case, punctuation dropped, spaces to '-'."""
-    h = re.sub(r"[`*_]", "", heading.strip().lower())
+    h = re.sub(r"[`*]", "", heading.strip().lower())
     h = re.sub(r"[^\w\- ]", "", h, flags=re.UNICODE)
     return h.replace(" ", "-")
 
@@ -148,6 +149,16 @@ def check_quickstart(akm, readme):
                          "\nbut the README shows\n  " + "\n  ".join(shown))
 
 
+def check_version(akm):
+    r = subprocess.run([akm, "--version"], capture_output=True, text=True)
+    program = r.stdout.strip().split("+")[0]
+    m = re.search(r"^## \[(\d+\.\d+\.\d+)\]", (ROOT / "CHANGELOG.md").read_text(), re.M)
+    cmake = re.search(r"project\(akm VERSION (\S+)", (ROOT / "CMakeLists.txt").read_text())
+    if not m or not cmake or not (m.group(1) == program == cmake.group(1)):
+        fail(f"versions differ: CHANGELOG.md {m and m.group(1)}, CMakeLists.txt "
+             f"{cmake and cmake.group(1)}, akm --version {r.stdout.strip()!r}")
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__)
@@ -166,6 +177,7 @@ def main():
     if not names:
         fail("no `akm <command>` found in README.md and docs/")
     check_commands(akm, names)
+    check_version(akm)
     check_quickstart(akm, readme)
     if failures:
         print("\n".join(failures))
