@@ -40,6 +40,11 @@ def source_of(id_):
     return ""
 
 
+def cell(text):
+    """Text for a Markdown table cell: | and * taken literally."""
+    return text.replace("|", "\\|").replace("*", "\\*")
+
+
 def render(akm):
     status = expected()
     out = ["# Claims", "",
@@ -49,8 +54,8 @@ def render(akm):
            "statement labels it cites. The measured results are in the report: open",
            "`results/index.html`, or a claim's own page `results/<ID>/index.html` (statements,",
            "status and reason, figures, every check). The *registered status* is the status",
-           "`tests/expected_status.txt` pins in full and quick mode (statistics.md, *Expected",
-           "statuses*); a run that gives another status exits 1.", "",
+           "`tests/expected_status.txt` pins in full and quick mode",
+           "([statistics.md](statistics.md#expected-statuses)); a run that gives another status exits 1.", "",
            "| ID | name | title | paper labels | registered status | source |",
            "|---|---|---|---|---|---|"]
     for id_, slug, title, labels in registry(akm):
@@ -58,7 +63,7 @@ def render(akm):
         reg = full if full == quick else f"{full} (quick: {quick})"
         src = source_of(id_)
         link = f"[{pathlib.PurePosixPath(src).name}](../{src})" if src else "—"
-        out.append(f"| [{id_}](../results/{id_}/index.html) | {slug} | {title} | "
+        out.append(f"| [{id_}](../results/{id_}/index.html) | {slug} | {cell(title)} | "
                    f"{', '.join('`' + l + '`' for l in labels)} | {reg} | {link} |")
     out += ["", "`akm run ID --quick` runs one claim in seconds to minutes; `akm reproduce` runs them",
             "all in full mode (docs/cli.md).", ""]
