@@ -1,4 +1,5 @@
-// akm.hpp — the whole library API in one include (installed as <akm/akm.hpp>).
+// akm.hpp — the whole library API in one include (installed as <akm/akm.hpp>): every public
+// header (tests/check_umbrella.py keeps it so; docs/api.md is the reference).
 //
 // One folder per layer, bottom up; each layer sees only the layers above it in this list
 // (the build enforces it: cmake/layers.cmake). Units: eigenvalues λ are variances of the key
