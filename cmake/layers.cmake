@@ -1,4 +1,4 @@
-# layers.cmake — one static library per layer of DESIGN.md, linking only the layers below.
+# layers.cmake — one static library per layer of docs/architecture.md, linking only the layers below.
 #
 #   base → random → spectrum → rules → problems → theory → sim → check → report → experiments → cli
 #

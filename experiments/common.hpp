@@ -20,7 +20,7 @@
 namespace akm::exp {
 
 /// Anisotropic spectra used by the core checks: n = 32, spikes and power law both spanning
-/// more than two decades (issue #2: "n ≥ 32 and several spikes spanning ≥ 2 decades").
+/// more than two decades (n ≥ 32 and several spikes spanning ≥ 2 decades).
 inline const char* kSpiked = "spiked:n=32,spikes=100/30/10/3,floor=0.5";
 inline const char* kPower = "power:n=32,exp=1.5";
 

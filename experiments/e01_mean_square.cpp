@@ -1,4 +1,4 @@
-// E1 mean-square — THEOREMS.md "Extensions": the second-moment map of the transport row.
+// E1 mean-square — an extension of [lem:transport]: the second-moment map of the transport row.
 //
 // The expectation results [lem:transport] say nothing about the variance. For Gaussian keys
 // s_i = E[(v u_i)²] of a row pushed through βI − ηkkᵀ evolves linearly, s' = S s, with S in

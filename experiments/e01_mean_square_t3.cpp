@@ -81,7 +81,7 @@ void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R
       const std::string name = fmt::format("{}/{}/lag={}/E[P_ii²]", k, dir_name(i), lag);
       if (key == Key::raw && exact_se > kMaxExactRelativeSe * pred2) {
         not_checked.push_back({{"check", name}, {"exact_relative_se", exact_se / pred2}});
-        ctx.gate(name, fmt::format("E1 no-power gate (README \"Check rules\"): the exact standard error of the mean is "
+        ctx.gate(name, fmt::format("E1 no-power gate (docs/statistics.md, \"Check rules\"): the exact standard error of the mean is "
                                    "{:.3g} × the prediction (> {:g}), so the check cannot tell the prediction from 0",
                                    exact_se / pred2, kMaxExactRelativeSe));
       } else {

@@ -1,4 +1,4 @@
-// E2 dependent keys — THEOREMS.md "Extensions": the transport lemma [lem:transport] assumes
+// E2 dependent keys — an extension: the transport lemma [lem:transport] assumes
 // independent keys. With AR(1) keys x_t = ρx_{t−1} + √(1−ρ²)ξ_t (stationary law N(0, Σ) for
 // every ρ) we measure E[u_iᵀP_k u_i] against β̃_i^k and the per-direction contraction rate
 // |m_k|^{1/k} against |β̃_i|, for ρ ∈ {0, 0.5, 0.9, 0.99}.

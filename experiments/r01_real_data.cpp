@@ -1,4 +1,4 @@
-// R1 real data — [lem:transport, eq:transport-lemma] on inputs nobody designed (issue #18).
+// R1 real data — [lem:transport, eq:transport-lemma] on inputs nobody designed.
 //
 // Keys are drawn uniformly, with replacement, from the rows of the data sets Debian's
 // python3-sklearn installs (akm/spectrum/data_keys.hpp): digits (centred only: pixels share

@@ -1,4 +1,4 @@
-// sensitivity — how a closed-form prediction moves with η, β and λ̂ (issue #15: a claim's
+// sensitivity — how a closed-form prediction moves with η, β and λ̂ (a claim's
 // resolution in each parameter is its check's minimum detectable effect over |∂p/∂ln θ|).
 //
 // The derivatives are central differences of the SAME function that makes the prediction, so

@@ -3,7 +3,7 @@
 // E[M_t] → M* = ηḠ((1−β)I+ηΣ)^{-1} (raw key), Ĝ(μI+Σ̂)^{-1} (normalized key); per direction
 // M*u_i = φ_i Ḡu_i. Because M_{t−1} is independent of x_t, the transient is exact too:
 // E[M_t]u_i = M*u_i (1 − β̃_i^t) from M_0 = 0, so every checkpoint is checked with no bias
-// term. With δ = Ax + ξ: Ḡu_i = λ_i A u_i and Ĝu_i = κ_i A u_i (THEOREMS.md).
+// term. With δ = Ax + ξ: Ḡu_i = λ_i A u_i and Ĝu_i = κ_i A u_i [eq:dm-eigen].
 #include <fmt/format.h>
 
 #include "akm/rules/kernels.hpp"

@@ -27,7 +27,7 @@
 // steps, from the start) in its middle, the steady run in its averaging window, where the
 // steady lag is measured as a per-trial time average (its mean is the exact window mean of
 // e_t, so the β̃^t remainder after the burn-in is predicted, not bounded). Mean-square stability: the normalized factor βI − ηx̂x̂ᵀ has norm max(β,|β−η|) =
-// 0.9 surely; the raw factor's second moments evolve by D + η²λλᵀ (THEOREMS.md E1), whose
+// 0.9 surely; the raw factor's second moments evolve by D + η²λλᵀ (E1's second-moment map, docs/claims.md), whose
 // spectral radius is checked < 1, so no standard error below explodes.
 #include <cmath>
 #include <functional>

@@ -95,7 +95,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
                   const Schedule& sc, const std::vector<int>& shown, std::uint64_t seed,
                   long long trials);
 
-/// Spectral radius of the raw key's second-moment map D + η²λλᵀ (THEOREMS.md E1).
+/// Spectral radius of the raw key's second-moment map D + η²λλᵀ (E1's second-moment map).
 /// The map of phase::ms_matrix_raw, whose rounding of η²λ_i² moves this radius by an ulp;
 /// kept so T6's results stay byte-identical until the next results regeneration.
 double raw_mean_square_radius(const Vec& lam, double beta, double eta);

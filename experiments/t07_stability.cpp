@@ -24,7 +24,7 @@
 //
 // Standard errors. Normalized factors have norm ≤ max(β,|β−η|) < 1, so every moment of P
 // is bounded, and for sign-symmetric laws (all four here) the second moments of a pushed
-// row are exact (THEOREMS.md E1): E[(u_iᵀP_ku_i)²] = (A^k)_ii with
+// row are exact (E1's second-moment map): E[(u_iᵀP_ku_i)²] = (A^k)_ii with
 // A = β²I − 2βη diag(λ̂) + η²Q, Q_ij = E[x̂_i²x̂_j²]. The normalized checks take their
 // standard error from this exact variance, not from the sample: on the floor directions of
 // Student-t ν = 3 keys x̂_i² has skewness ≈ 11 (its mean is carried by rare samples where

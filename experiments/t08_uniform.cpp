@@ -211,7 +211,7 @@ static void t08_uniform(ExperimentContext& ctx) {
   for (const Resolved& r : resolved) {
     if (r.gap < 2 * z * r.se) {
       not_powered.push_back({{"check", r.name}, {"gap", r.gap}, {"se", r.se}, {"gap_over_se", r.gap / r.se}});
-      ctx.gate(r.name, fmt::format("T8 power gate (README \"Check rules\"): exact gap η(‖Σ̂‖²−1/n) = {:.3g} < 2z·se = "
+      ctx.gate(r.name, fmt::format("T8 power gate (docs/statistics.md, \"Check rules\"): exact gap η(‖Σ̂‖²−1/n) = {:.3g} < 2z·se = "
                                    "{:.3g} (z = {:.3f}, se = {:.3g}), so a true claim would fail it with "
                                    "probability Φ(z − gap/se) = Φ({:.2f})",
                                    r.gap, 2 * z * r.se, z, r.se, z - r.gap / r.se));

@@ -78,7 +78,7 @@ void ShapeRun::projection_checks() {
     sensitivity(ctx.checks, [&](double, double b, double) { return g * f(b); }, kEta, kBeta);
   };
   const std::string skew_reason =
-      "T9 design-skewness gate (README \"Check rules\"): the exact skewness of this mean's sampling distribution, "
+      "T9 design-skewness gate (docs/statistics.md, \"Check rules\"): the exact skewness of this mean's sampling distribution, "
       "γ_c/√D, exceeds {} ({:.3g}); the first-order skew correction does not hold its rate there";
   for (int t : kCheckpoints) {
     const std::size_t g = grid_index(t);

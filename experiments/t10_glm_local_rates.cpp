@@ -184,11 +184,11 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
                     kEta, kBeta);
       } else {
         ctx.gate(tag + "/fitted local rate = rho(A_i)",
-                 arm.soft ? fmt::format("T10 step-size gate (README \"Check rules\"): at alpha*c_1 = {:g} the soft-label "
+                 arm.soft ? fmt::format("T10 step-size gate (docs/statistics.md, \"Check rules\"): at alpha*c_1 = {:g} the soft-label "
                                         "half-difference is not mean-square stable (data_mean_square.csv), so its trial "
                                         "means have no usable standard error; the checked soft arm runs at 0.05",
                                         arm.gamma0)
-                          : fmt::format("T10 step-size gate (README \"Check rules\"): Bernoulli labels are checked only at "
+                          : fmt::format("T10 step-size gate (docs/statistics.md, \"Check rules\"): Bernoulli labels are checked only at "
                                         "alpha*c_1 = 3e-4, where the midpoint spread keeps the linearization local; at {:g} "
                                         "its bias is reported (data_linearization_bias.csv, findings)",
                                         arm.gamma0));
@@ -236,7 +236,7 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
             return out;
           }()));
   }
-  // The step-size gate's price, in numbers of this run (issue #15): per Bernoulli arm the
+  // The step-size gate's price, in numbers of this run: per Bernoulli arm the
   // largest relative deviation of the fitted 1 − ρ from 1 − ρ(A_i) on u1…u4.
   {
     std::string per_step;

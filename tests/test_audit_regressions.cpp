@@ -1,4 +1,4 @@
-// Seeds the false-alarm audit (tests/audit/false_alarm.sh, session 4) found failing for a
+// Seeds the false-alarm audit (tests/audit/false_alarm.sh) found failing for a
 // reason other than chance, kept as regression tests of their fixes.
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
-// Estimator and preconditioner as one object [app:estimator-and-preconditioner] (THEOREMS.md
-// T12): rapidcheck properties over random PSD Σ̂ = U diag(λ) Uᵀ with unit trace, condition
+// Estimator and preconditioner as one object [app:estimator-and-preconditioner] (T12
+// in docs/claims.md): rapidcheck properties over random PSD Σ̂ = U diag(λ) Uᵀ with unit trace, condition
 // numbers up to 1e12 and exact zeros, plus unit tests of the factored paths against plain
 // references and a hand-worked diagonal example.
 #include <gtest/gtest.h>

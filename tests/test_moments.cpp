@@ -1,5 +1,5 @@
 // moments — exact Gaussian-key moments against closed forms, Boost.Math quadrature and
-// Monte Carlo (THEOREMS.md, "Exact Gaussian-key moments").
+// Monte Carlo (docs/architecture.md, "Exact Gaussian-key moments").
 #include <chrono>
 #include <cmath>
 #include <cstdio>

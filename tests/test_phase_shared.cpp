@@ -1,4 +1,4 @@
-// Shared keys across a sweep (issue 17): engine::phase_shared — every grid point pushed by one
+// Shared keys across a sweep: engine::phase_shared — every grid point pushed by one
 // key sequence per trial — held to the per-point path.
 //
 // (a) Same stream, same numbers: a lane of phase_shared is engine::phase_trial on the shared

@@ -1,4 +1,4 @@
-// Property tests of the rate and contraction identities (THEOREMS.md T4, T8) over random
+// Property tests of the rate and contraction identities (checked by T4 and T8, docs/claims.md) over random
 // valid parameters: β ∈ [0,1), η > 0, α > 0, c > 0, λ̂ ∈ [0,1].
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

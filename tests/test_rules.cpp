@@ -1,6 +1,6 @@
 // The momentum buffers of akm::rules against hand-written formulas, the two contraction
 // orders of the deployed rule against each other, and the transport expansion against the
-// recursion (THEOREMS.md T3, T14, T15).
+// recursion (checked by T3, T14 and T15, docs/claims.md).
 #include <gtest/gtest.h>
 
 #include <cmath>

@@ -192,7 +192,7 @@ TEST(Kernels, EmaAndTransportMatchReference) {
 }
 
 // Simulating in the eigenbasis is exact: the rules are equivariant under M → MU, x → Uᵀx
-// (THEOREMS.md "Simulate in the eigenbasis"), for both keys.
+// (docs/architecture.md, "Simulating in the eigenbasis"), for both keys.
 TEST(Kernels, EigenbasisSimulationEqualsFullBasis) {
   const Spectrum sp = parse_spectrum("spiked:n=6,spikes=9/4,floor=1,basis=random", 5);
   const Mat U = sp.basis;

@@ -1,4 +1,4 @@
-// Closed forms of akm::theory against independent computations (THEOREMS.md T1–T8, T14).
+// Closed forms of akm::theory against independent computations (the statements T1–T8 and T14 check, docs/claims.md).
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>

@@ -1,4 +1,4 @@
-// errors — refusing bad input before any work (DESIGN.md: name parameter, value, range).
+// errors — refusing bad input before any work (docs/reliability.md, "Bad input": name parameter, value, range).
 #include "akm/base/errors.hpp"
 
 #include <charconv>

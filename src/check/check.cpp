@@ -1,5 +1,5 @@
 // check — verdicts with tolerances fixed before the measurement is looked at
-// (THEOREMS.md "How a check passes").
+// (docs/statistics.md, "How a check passes").
 #include "akm/check/check.hpp"
 
 #include "akm/check/power.hpp"

@@ -261,7 +261,7 @@ json bench_w4(const BenchFlags& f, const wl::W4& w, const std::map<Precision, Li
 }
 
 // W3 as `akm phase --measure` runs it (normalized key, n = 32, a side×side (η, β) grid): the
-// shared-key engine (issue 17, engine::phase_shared) timed beside the per-point path on the
+// shared-key engine (engine::phase_shared) timed beside the per-point path on the
 // same grid in the same run; "×ref" is shared over per-point keys. Flops per point-step: per
 // coordinate v ← βv − ck (mul + FMA), ‖v‖² and v·k_{t+1} (an FMA each) = 7; the key (≈ 5n
 // per step) is shared by the grid and left out.
@@ -461,7 +461,7 @@ int cmd_bench(const BenchFlags& f) {
       if (r.contains("limit")) {
         lim = r["limit"]["binding"].get<std::string>();
         // A measured rate above a ceiling means the ceiling is not one: say so rather than
-        // print a fraction above 100% (issue #17).
+        // print a fraction above 100%.
         const double fr = r["limit"]["fraction_of_limit"].get<double>();
         frac = fr <= 1.0 ? fmt::format("{:.0f}%", 100 * fr) : "ceiling<";
         if (fr > 1.0) ceiling_wrong.push_back(fmt::format(

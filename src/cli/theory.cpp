@@ -67,7 +67,7 @@ const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Plan {
   th->add_option_function<std::string>(
         "--seed", [&f](const std::string& s) { f.seed = parse_u64("--seed", s); },
         "seed of basis=random")->type_name("UINT")->default_str("0");
-  th->add_flag("--json", f.json, "JSON output (stable contract, see README)");
+  th->add_flag("--json", f.json, "JSON output (stable contract, see docs/cli.md)");
   return {[st] {
             TheoryFlags& f = st->flags;
             require_beta(f.in.beta);

@@ -1,4 +1,4 @@
-// python/module — the akm Python module (issue 18): the layer above experiments, calling the
+// python/module — the akm Python module: the layer above experiments, calling the
 // same library as the program. One file per area (theory, spectrum, phase, simulate, run,
 // optimizers); bad input raises ValueError with the CLI's message (akm::InputError::what()).
 #include "akm/base/errors.hpp"

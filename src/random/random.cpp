@@ -2,7 +2,7 @@
 //
 // Key = the 64-bit seed; counter = {block index, purpose, trial low, trial high}. Every
 // (seed, trial, purpose) thus owns a disjoint sequence of counters, so a trial's numbers
-// do not depend on thread count or scheduling (DESIGN.md, "Reproducible").
+// do not depend on thread count or scheduling (docs/reliability.md, "Determinism").
 #include "akm/random/random.hpp"
 
 #include <cmath>

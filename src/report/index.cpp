@@ -43,7 +43,7 @@ namespace {
 // ---------------------------------------------------------------- report gathering
 
 // Natural order (T2 before T10); theorem IDs (T…) lead and the extensions (E…) follow,
-// as in THEOREMS.md.
+// as in docs/claims.md.
 std::vector<std::string> natural_chunks(const std::string& s) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < s.size();) {
@@ -243,10 +243,10 @@ std::string index_html(const std::vector<Experiment>& exps, bool katex) {
          "<th>checks</th></tr>\n";
   for (const auto& e : exps) out += index_row(e);
   out += "</table>\n";
-  out += "<p class=\"note\">A status is decided by the checks with power (README, <i>Claim statuses</i>): "
+  out += "<p class=\"note\">A status is decided by the checks with power (docs/statistics.md, <i>Claim statuses</i>): "
          "SUPPORTED needs every evidence check to pass and at least one to discriminate; a pass "
          "without power is INCONCLUSIVE. Explore the (η, β, α) maps live: run <code>akm explore</code> "
-         "and open the local address it prints (README, <i>akm explore</i>).";
+         "and open the local address it prints (docs/explore.md).";
   if (!katex) out += " Math on the claim pages is shown as TeX source (libjs-katex was not installed).";
   return out + "</p>\n</body>\n</html>\n";
 }

@@ -187,7 +187,7 @@ std::string setup_code(const std::string& results_ref, const std::string& folder
 // re-run this claim at another seed, and move β and redraw the closed forms. Without the
 // module (not built, or not on the path) the cells say so and do nothing else.
 std::string live_import_code() {
-  return "# Live: call akm from this notebook (README \"akm from Python\"). The module is looked\n"
+  return "# Live: call akm from this notebook (docs/python.md). The module is looked\n"
          "# for in AKM_PYTHON, then in the build tree beside the results (../build/python).\n"
          "import sys\n\n"
          "for p in [os.environ.get(\"AKM_PYTHON\", \"\"), str(RESULTS.resolve().parent.parent / \"build\" / \"python\")]:\n"

@@ -1,5 +1,5 @@
-// moments — exact Gaussian-key moments λ̂, κ, E[x̂_i²x̂_j²] (THEOREMS.md, "Exact
-// Gaussian-key moments") by one vector-valued double-exponential trapezoid rule.
+// moments — exact Gaussian-key moments λ̂, κ, E[x̂_i²x̂_j²] (docs/architecture.md,
+// "Exact Gaussian-key moments") by one vector-valued double-exponential trapezoid rule.
 //
 // With t = exp((π/2) sinh v) every integrand decays double-exponentially in v at both
 // ends, so the plain trapezoid rule in v converges geometrically in 1/h. All components
@@ -84,7 +84,7 @@ double lower_rel_change(const Mat& now, const Mat& before) {
   return worst;
 }
 
-// Q from the lower-triangle sums: off-diagonal t a_i a_j, diagonal 3 t a_i² (THEOREMS.md).
+// Q from the lower-triangle sums: off-diagonal t a_i a_j, diagonal 3 t a_i² (docs/architecture.md, "Exact Gaussian-key moments").
 Mat fourth_from_sums(const Mat& lower, double h) {
   Mat q = h * lower;
   q.diagonal() *= 3.0;

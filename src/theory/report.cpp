@@ -85,7 +85,7 @@ TheoryReport make_theory_report(const TheoryInputs& in, const Spectrum& spectrum
 }
 
 // Normalized key: ‖βI − ηx̂x̂ᵀ‖ = max(β, |β−η|), so η < 1+β contracts surely
-// [thm:unconditional-stability]; raw key: η·λ_max < 1+β in expectation (T7, THEOREMS.md).
+// [thm:unconditional-stability]; raw key: η·λ_max < 1+β in expectation (T7).
 void require_contraction(double beta, double eta, Key key, const Spectrum& s) {
   const double bound = 1.0 + beta;
   if (key == Key::normalized && !(eta < bound))

@@ -1,4 +1,4 @@
-// theory — the closed forms of THEOREMS.md T1–T8 and f(γ) of T14. No randomness.
+// theory — the closed forms of the statements T1–T8 check and f(γ) of T14 (docs/claims.md). No randomness.
 #include "akm/theory/theory.hpp"
 
 #include <cmath>

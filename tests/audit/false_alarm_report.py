@@ -6,7 +6,7 @@ N seeds had at least one failed check (the family-wise event the rate bounds), w
     /usr/bin/python3 tests/audit/false_alarm_report.py [--wide] [results.tsv ...]
 
 Several results.tsv files (e.g. audits of different experiment groups) are read as one.
---wide prints one row per experiment, a column per declared rate (the README's table).
+--wide prints one row per experiment, a column per declared rate (docs/statistics.md describes the audit).
 """
 import collections
 import sys

@@ -88,7 +88,7 @@ BENCHMARK(BM_W3)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // `akm phase --measure` kernels, n = 32, normalized keys, 200 steps, one trial of a grid of
 // range(1) points: per-point keys (engine::phase_trial per point) against keys shared by the
-// grid (engine::phase_shared, issue 17). Items/s = point-steps, so the per-point cost of a
+// grid (engine::phase_shared). Items/s = point-steps, so the per-point cost of a
 // 16- and a 1024-point grid compare directly.
 static void BM_PhaseMeasure(benchmark::State& st) {
   const int n = 32, count = int(st.range(1));
@@ -136,7 +136,7 @@ static void BM_Triad(benchmark::State& st) {
 }
 BENCHMARK(BM_Triad)->Iterations(3)->Unit(benchmark::kMillisecond);
 
-// Statistical quality at 10⁸ draws (issue #17), per kernel and precision: the first four
+// Statistical quality at 10⁸ draws, per kernel and precision: the first four
 // moments as z-scores against N(0,1) (mean, variance, skewness, excess kurtosis, with their
 // large-n standard errors 1, √2, √6, √24 over √n) and a Kolmogorov–Smirnov statistic on
 // Φ(z) binned in 2²⁰ equiprobable cells (the binned D is within 2⁻²⁰ ≈ 1e-6 of the exact one,

@@ -162,7 +162,7 @@ def test_list_and_run():
     s = akm.run("T1", quick=True, seed=5, progress=False)
     assert s["id"] == "T1" and s["quick"] is True and s["seed"] == 5
     assert "checks" in s and isinstance(s["pass"], bool)
-    # The claim status (README "Claim statuses") comes with its counts.
+    # The claim status (docs/statistics.md, "Claim statuses") comes with its counts.
     assert s["status"]["status"] in {"SUPPORTED", "CONTRADICTED", "NOT REPRODUCED AT THIS SCALE",
                                      "INCONCLUSIVE", "REPORTED"}
     assert 0 <= s["status"]["discriminating_checks"] <= s["status"]["evidence_checks"]

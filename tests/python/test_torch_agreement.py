@@ -1,4 +1,4 @@
-# akm's optimizers held to PyTorch's (issue 18, part 3): one gradient sequence of a linear
+# akm's optimizers held to PyTorch's : one gradient sequence of a linear
 # layer y = Wx (g_t = δ_t x_tᵀ, or ΔᵀX/N for a batch) is fed to akm and to torch.optim, in
 # float64, and the parameters must agree after every step to a rounding bound declared here:
 # each implementation rounds a handful of times per element per step, so after t steps

@@ -6,10 +6,12 @@
 namespace akm {
 
 /// Thrown for every invalid user input (CLI flag, spec string, experiment parameter).
-/// The CLI maps it to exit code 2. Message: "<param> = <value> is invalid: <requirement>".
+/// The CLI maps it to exit code 2. Message: "\<param\> = \<value\> is invalid: \<requirement\>".
 class InputError : public std::runtime_error {
  public:
+  /// The message names the parameter, the value given and the valid range.
   InputError(const std::string& param, const std::string& value, const std::string& requirement);
+  /// The parameter (flag or spec key) that was refused.
   const std::string& param() const { return param_; }
 
  private:

@@ -23,7 +23,9 @@ class Guard {
   void file(const std::filesystem::path& tmp);
   /// While set, a signal renames `old` back to `final_dir` when `final_dir` is missing.
   void restore(const std::filesystem::path& old, const std::filesystem::path& final_dir);
+  /// Ends the restore() registration (the new folder is in place).
   void no_restore();
+  /// Drops every registration of this guard.
   void release();
 
  private:
@@ -43,8 +45,11 @@ class Stopped : public std::runtime_error {
   Stopped() : std::runtime_error("interrupted") {}
 };
 
+/// Asks every Monte-Carlo loop in flight to stop.
 void request_stop();
+/// Clears a stop request before the next run.
 void clear_stop();
+/// True while a stop is requested.
 bool stop_requested();
 /// Throws Stopped when a stop was requested.
 void throw_if_stop_requested();

@@ -3,5 +3,6 @@
 #pragma once
 
 namespace akm {
+/// The version written into every result: project version + git commit ("0.2.0+abc123def456").
 const char* version();
 }  // namespace akm

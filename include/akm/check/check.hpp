@@ -2,7 +2,7 @@
 //
 // A Monte-Carlo check passes when |measured − predicted| ≤ z·sqrt(se² + se_pred²) + bias,
 // z from the declared family-wise false-alarm rate with Bonferroni over the run's
-// Monte-Carlo comparisons (THEOREMS.md "How a check passes"). Algebraic identities pass at
+// Monte-Carlo comparisons (docs/statistics.md, "How a check passes"). Algebraic identities pass at
 // relative floating-point tolerance.
 //
 // Skewed means. When a check knows more about its estimate (MeanEstimate: the skewness g of
@@ -32,22 +32,28 @@ namespace akm {
 /// family, the worst comparison is the one with the largest |f(T)|.
 double corrected_deviation(double measured_minus_predicted, double se_total, const MeanEstimate& e);
 
+/// One check as summary.json records it: prediction, measurement, errors, tolerance, verdict and power.
 struct CheckRecord {
-  std::string name;
+  std::string name;  ///< check name (unique within the run)
   std::string kind;          ///< "mc" | "family" | "exact" | "bound"
-  double predicted = 0, measured = 0;
-  double stderr_measured = 0, stderr_predicted = 0, bias_bound = 0;
+  double predicted = 0;  ///< the prediction
+  double measured = 0;  ///< the measurement
+  double stderr_measured = 0;  ///< standard error of the measurement
+  double stderr_predicted = 0;  ///< standard error of the prediction (0 when exact)
+  double bias_bound = 0;  ///< declared deterministic remainder added to the tolerance
   double skew = 0;           ///< skewness of the measured mean (0: normal)
-  double dof = std::numeric_limits<double>::infinity();
-  bool se_exact = false;
+  double dof = std::numeric_limits<double>::infinity();  ///< degrees of freedom of the error (∞: normal quantile)
+  bool se_exact = false;  ///< the standard error is exact, not estimated
   double tolerance = 0;      ///< set by finalize(): max of the two sides below
-  double tol_below = 0, tol_above = 0;  ///< pass iff −tol_below ≤ m − p ≤ tol_above
+  double tol_below = 0;  ///< pass iff −tol_below ≤ measured − predicted
+  double tol_above = 0;  ///< pass iff measured − predicted ≤ tol_above
   long long comparisons = 1; ///< how many comparisons the record stands for (Bonferroni)
-  double rel = 0, abs = 0;   ///< exact checks only
+  double rel = 0;  ///< relative slack (exact checks only)
+  double abs = 0;  ///< absolute slack (exact checks only)
   double z_one_sided = 0;    ///< mc_at_most only: z of the lower limit m − z·se
-  bool pass = false;
+  bool pass = false;  ///< the verdict
 
-  // What the check can tell (check/power.hpp, README "Claim statuses"); set by finalize().
+  // What the check can tell (check/power.hpp, docs/statistics.md, "Claim statuses"); set by finalize().
   bool design = false;       ///< checks the run's set-up, never evidence for the claim
   double alternative = std::numeric_limits<double>::quiet_NaN();  ///< named alternative value
   std::string alternative_label;                                  ///< e.g. "EMA"
@@ -61,13 +67,13 @@ struct CheckRecord {
   /// Equivalence checks only (check/equivalence.hpp): the largest upper limit of |d| and the
   /// TOST level α_e; the check is evidence only when upper_limit ≤ the bound (the margin).
   double upper_limit = std::numeric_limits<double>::quiet_NaN();
-  double equivalence_alpha = std::numeric_limits<double>::quiet_NaN();
+  double equivalence_alpha = std::numeric_limits<double>::quiet_NaN();  ///< TOST level α_e of an equivalence check
 };
 
 /// A Monte-Carlo comparison ("mc" or "family"), as opposed to "exact" and "bound".
 bool is_monte_carlo(const CheckRecord& r);
-// √(se_measured² + se_predicted²): the standard error of measured − predicted, the one
-// scale that both the tolerance (check.cpp) and the power of a check (power.cpp) use.
+/// √(se_measured² + se_predicted²): the standard error of measured − predicted, the one
+/// scale that both the tolerance (check.cpp) and the power of a check (power.cpp) use.
 double combined_se(const CheckRecord& r);
 /// A number for summary.json, null when it is NaN or infinite.
 nlohmann::json number_or_null(double v);
@@ -75,8 +81,10 @@ nlohmann::json number_or_null(double v);
 /// Two-sided standard-normal quantile: z with P(|Z| > z) = p.
 double z_two_sided(double p);
 
+/// The checks of one run: added as the experiment measures, finalized once (z, tolerances, verdicts, power).
 class Checks {
  public:
+  /// Checks at the declared family-wise false-alarm rate `family_alpha` (Bonferroni over the Monte-Carlo comparisons).
   explicit Checks(double family_alpha = 1e-6);
 
   /// Monte-Carlo comparison of a mean against its prediction.
@@ -89,6 +97,7 @@ class Checks {
   /// The same with the estimate's skewness and degrees of freedom (header).
   Checks& mc(const std::string& name, double predicted, const MeanEstimate& measured,
           double se_pred = 0.0, double bias_bound = 0.0);
+  /// mc_family() with the estimate's skewness and degrees of freedom.
   Checks& mc_family(const std::string& name, double predicted, const MeanEstimate& measured,
                  long long comparisons, double se_pred = 0.0, double bias_bound = 0.0);
   /// Algebraic identity: |m − p| ≤ rel·max(|p|, |m|) + abs.
@@ -116,10 +125,15 @@ class Checks {
 
   /// Computes z and every tolerance and verdict. Call once, after the last check.
   void finalize();
+  /// The Bonferroni z of the run (after finalize()).
   double z() const { return z_; }
+  /// The declared family-wise false-alarm rate.
   double family_alpha() const { return alpha_; }
+  /// Every check passed (after finalize()).
   bool all_pass() const;
+  /// Number of checks.
   std::size_t size() const { return records_.size(); }
+  /// Every check, in the order added.
   const std::vector<CheckRecord>& records() const { return records_; }
   /// [{name, kind, predicted, measured, stderr, tolerance, pass, ...}]
   nlohmann::json to_json() const;

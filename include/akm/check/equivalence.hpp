@@ -22,6 +22,7 @@
 
 namespace akm {
 
+/// The limits of an equivalence (TOST) test over several paired differences.
 struct EquivalenceLimits {
   double lower = 0;     ///< max_k(|m_k| − q_r·se_k): refutes when > margin
   double upper = 0;     ///< max_k(|m_k| + q_e·se_k): establishes when ≤ margin

@@ -5,7 +5,7 @@
 // of E[X] under the bound). z is fixed by counts alone, before any result is seen: the
 // declared family rate shared, Bonferroni, by the run's two-sided Monte-Carlo comparisons
 // and these k one-sided ones, z = z_two_sided(α/(K_mc + k)). Each one-sided claim then
-// has false-alarm probability ≤ α/(2(K_mc + k)) when E[X] ≤ bound holds (THEOREMS.md
+// has false-alarm probability ≤ α/(2(K_mc + k)) when E[X] ≤ bound holds (docs/statistics.md,
 // "How a check passes").
 #pragma once
 #include <string>

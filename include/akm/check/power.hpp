@@ -1,5 +1,5 @@
 // power — what a check can detect, computed from its own tolerance and standard error
-// (README "Claim statuses"; rules fixed before any run).
+// (docs/statistics.md, "Claim statuses"; rules fixed before any run).
 //
 // A Monte-Carlo check passes when −tol_below ≤ m − p ≤ tol_above (check.hpp). If the truth
 // is p + Δ instead of p, m − p is ≈ N(Δ, s²) with s the combined standard error, so the

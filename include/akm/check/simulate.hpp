@@ -30,20 +30,26 @@
 
 namespace akm::simulate {
 
+/// Where the Monte-Carlo run executes: the fast CPU engine or the CUDA launcher.
 enum class Backend { cpu, cuda };
 Backend parse_backend(const std::string& s);  ///< "cpu" | "cuda"; else InputError
+/// "cpu" or "cuda".
 const char* to_string(Backend b);
 
+/// Options of `akm simulate` (the CLI flags of the same names).
 struct Options {
-  double beta = 0.9, eta = 0.5, alpha = 0.1, sigma = 0.1;
-  Key key = Key::normalized;
-  long long trials = 2000;
-  int steps = 200;
-  std::uint64_t seed = 1;
-  int threads = 0;
-  Backend backend = Backend::cpu;
-  engine::Precision precision = engine::Precision::f64;
-  double false_alarm = 1e-6;
+  double beta = 0.9;  ///< decay β
+  double eta = 0.5;  ///< AK step η
+  double alpha = 0.1;  ///< learning rate α
+  double sigma = 0.1;  ///< label noise σ
+  Key key = Key::normalized;  ///< AK key: normalized x̂ or raw x
+  long long trials = 2000;  ///< Monte-Carlo trials
+  int steps = 200;  ///< steps per trial
+  std::uint64_t seed = 1;  ///< seed of the counter streams
+  int threads = 0;  ///< worker threads (0: all)
+  Backend backend = Backend::cpu;  ///< CPU engine or CUDA
+  engine::Precision precision = engine::Precision::f64;  ///< f64 or f32 arithmetic
+  double false_alarm = 1e-6;  ///< declared family-wise false-alarm rate of the checks
   std::function<void(long long, long long)> progress;  ///< (groups done, groups)
 };
 
@@ -59,30 +65,43 @@ wl::Fit make_fit(const Options& o, const Spectrum& s);
 
 /// One measured quantity beside its prediction.
 struct Estimate {
-  double predicted = 0, measured = 0, se = 0;
-  double skew = 0, dof = 0;  ///< jackknife pseudo-values' skewness of the mean; groups − 1
+  double predicted = 0;  ///< the closed form
+  double measured = 0;  ///< the estimate (jackknife, bias-corrected)
+  double se = 0;  ///< its jackknife standard error
+  double skew = 0;  ///< skewness of the mean (jackknife pseudo-values)
+  double dof = 0;  ///< degrees of freedom: groups − 1
+  /// The estimate as a MeanEstimate for the skew-corrected check.
   MeanEstimate estimate() const { return {measured, se, skew, dof, false}; }
   double z() const;  ///< (measured − predicted)/se (0 when both differences and se are 0)
 };
 
+/// The fitted quantities of one arm along one direction.
 struct ArmRow {
-  Estimate contraction, coupling, rate, final_error;
+  Estimate contraction;  ///< β̃_i: second row, second column of Â_i
+  Estimate coupling;  ///< c_i: second row, first column of Â_i
+  Estimate rate;  ///< ρ(Â_i), reported, not checked
+  Estimate final_error;  ///< E[e_T,i]
 };
 
+/// One direction u_i: its moments and both arms' fitted maps.
 struct DirectionRow {
   int index = 0;  ///< 1-based direction i
-  double lambda = 0, lambda_hat = 0, kappa = 0;
-  bool underdamped_ak = false;
-  ArmRow ak, ema;
+  double lambda = 0;  ///< eigenvalue λ_i
+  double lambda_hat = 0;  ///< λ̂_i = E[x̂_i²]
+  double kappa = 0;  ///< κ_i = u_iᵀ K u_i
+  bool underdamped_ak = false;  ///< α·c_i of the AK arm lies in the underdamped band
+  ArmRow ak;  ///< the AK-SGD arm
+  ArmRow ema;  ///< the SGD-EMA arm
 };
 
+/// Everything a run of `akm simulate` measured and decided.
 struct Result {
-  Options opts;
-  TheoryReport theory;
-  std::vector<DirectionRow> rows;
-  Checks checks;
+  Options opts;  ///< the options of the run
+  TheoryReport theory;  ///< the closed forms (as `akm theory`)
+  std::vector<DirectionRow> rows;  ///< one row per direction
+  Checks checks;  ///< the verdict's checks
   double rounding_step = 0;  ///< relative rounding allowance of a one-step coefficient
-  double seconds = 0;
+  double seconds = 0;  ///< wall time of the Monte-Carlo run
   bool finite = true;  ///< false: some statistic is not finite (the run diverged)
   /// Regimes where the standard errors may not hold (see ms_warnings).
   std::vector<std::string> warnings;

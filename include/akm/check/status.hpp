@@ -1,4 +1,4 @@
-// status — a claim's verdict from its checks, by rules fixed before any run (README "Claim
+// status — a claim's verdict from its checks, by rules fixed before any run (docs/statistics.md, "Claim
 // statuses"). Checks keep pass/fail; the status says what the run supports:
 //   SUPPORTED      every check passed and at least one evidence check discriminates
 //                  (power ≥ 0.9 against its alternative, check/power.hpp);
@@ -26,19 +26,28 @@ enum class ClaimKind {
   Finding,    ///< a measurement with no pass rule (e.g. an optimizer gap)
 };
 
+/// The status of a claim (docs/statistics.md, Claim statuses).
 enum class ClaimStatus { Supported, Contradicted, NotReproducedAtScale, Inconclusive, Reported };
 
 std::string to_string(ClaimStatus s);  ///< "SUPPORTED", "NOT REPRODUCED AT THIS SCALE", …
 /// Inverse of to_string, also accepting '_' or '-' for spaces; InputError names `what`.
 ClaimStatus parse_claim_status(const std::string& text, const std::string& what);
 
+/// A claim's status, its reason and the counts it was decided from.
 struct ClaimVerdict {
-  ClaimStatus status = ClaimStatus::Inconclusive;
-  std::string reason;
-  int n_evidence = 0, n_discriminating = 0, n_design = 0, n_failed = 0;
+  ClaimStatus status = ClaimStatus::Inconclusive;  ///< the status
+  std::string reason;  ///< why, in one sentence with numbers
+  int n_evidence = 0;  ///< evidence checks
+  int n_discriminating = 0;  ///< evidence checks that discriminate
+  int n_design = 0;  ///< design checks
+  int n_failed = 0;  ///< failed checks
   /// Smallest relative error of a prediction, and of η, β, λ̂, that some evidence check
   /// detects with power 0.9 (NaN where no check informs it).
-  double resolution_prediction, resolution_eta, resolution_beta, resolution_lambda;
+  double resolution_prediction;  ///< smallest detectable relative error of a prediction
+  double resolution_eta;  ///< of η
+  double resolution_beta;  ///< of β
+  double resolution_lambda;  ///< of λ̂
+  /// The verdict as summary.json's `status` object.
   nlohmann::json to_json() const;
 };
 

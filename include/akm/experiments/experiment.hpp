@@ -17,52 +17,60 @@
 
 namespace akm {
 
+/// Options of one run of experiments (the CLI flags of `akm run`).
 struct RunOptions {
-  bool quick = false;
-  std::uint64_t seed = 20261122;
-  int threads = 0;
-  std::filesystem::path out_root = "results";
+  bool quick = false;  ///< fewer trials, the same checks
+  std::uint64_t seed = 20261122;  ///< seed of every counter stream
+  int threads = 0;  ///< worker threads (0: all)
+  std::filesystem::path out_root = "results";  ///< results folder: each experiment writes out_root/\<ID\>/
   bool progress = false;          ///< show progress on stderr
   double family_alpha = 1e-6;     ///< declared family-wise false-alarm rate per run
 };
 
+/// What the registry knows about an experiment (`akm list`).
 struct ExperimentInfo {
   std::string id;                         ///< "T1"
   std::string slug;                       ///< "fixed-point"
-  std::string title;
+  std::string title;  ///< one-line title
   std::vector<std::string> paper_labels;  ///< e.g. {"thm:fixedpoint", ...}
   std::string claim;                      ///< one line, formula in plain text
 };
 
 /// What an experiment body sees: options, the output folder, its checks and params.
 struct ExperimentContext {
+  /// A context writing into `dir`, checking at the run's declared rate.
   ExperimentContext(const RunOptions& o, ResultDir& dir)
       : opts(o), out(dir), checks(o.family_alpha) {}
-  const RunOptions& opts;
-  ResultDir& out;
-  Checks checks;
+  const RunOptions& opts;  ///< the run's options
+  ResultDir& out;  ///< the experiment's staged output folder
+  Checks checks;  ///< the checks; finalized by run_experiment
   nlohmann::json params = nlohmann::json::object();  ///< everything needed to recompute
                                                      ///< every prediction without akm
   ClaimKind kind = ClaimKind::Theorem;    ///< set by the body before its checks (status.hpp)
   std::vector<std::string> findings;      ///< measured results, with numbers (summary.json
                                           ///< "findings"; a Finding's status reason)
   nlohmann::json gated = nlohmann::json::array();  ///< checks a pre-registered gate removed
-  /// Records that a gate (README "Check rules") removed the check `name`, and why.
+  /// Records that a gate (docs/statistics.md, "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
   McOptions mc(long long trials, const std::string& what, int groups = 0) const;
 };
 
+/// The body of an experiment: measures, checks and writes through the context.
 using ExperimentBody = std::function<void(ExperimentContext&)>;
 
+/// A registered experiment: its description and its body.
 struct ExperimentEntry {
-  ExperimentInfo info;
-  ExperimentBody body;
+  ExperimentInfo info;  ///< ID, slug, title, labels, claim
+  ExperimentBody body;  ///< the function that runs it
 };
 
+/// The registry of experiments, filled at static initialization by Registrar.
 class Registry {
  public:
+  /// The process-wide registry.
   static Registry& instance();
+  /// Adds an experiment, keeping the entries sorted by ID.
   void add(ExperimentEntry e);
   const std::vector<ExperimentEntry>& all() const { return entries_; }  ///< sorted by ID
   /// Finds by ID ("T1") or slug ("fixed-point"), case-insensitive; nullptr if unknown.
@@ -74,7 +82,7 @@ class Registry {
   std::vector<ExperimentEntry> entries_;
 };
 
-/// Registers one experiment at static initialization. Each experiments/<id>_<slug>.cpp defines
+/// Registers one experiment at static initialization. Each `experiments/<id>_<slug>.cpp` defines
 /// its body as an ordinary function and registers it once, after the body:
 ///   static void t01_fixed_point(ExperimentContext& ctx) { ... }
 ///   const Registrar registration{"T1", "fixed-point", "title", "thm:fixedpoint eq:dm-eigen",
@@ -86,12 +94,14 @@ struct Registrar {
             const char* claim, ExperimentBody body);
 };
 
+/// The outcome of run_experiment.
 struct ExperimentOutcome {
-  std::string id;
-  bool pass = false;
-  ClaimVerdict verdict;
-  std::size_t n_checks = 0, n_failed = 0;
-  std::filesystem::path dir;
+  std::string id;  ///< experiment ID
+  bool pass = false;  ///< every check passed
+  ClaimVerdict verdict;  ///< the claim's status and its reason
+  std::size_t n_checks = 0;  ///< number of checks
+  std::size_t n_failed = 0;  ///< number of failed checks
+  std::filesystem::path dir;  ///< the committed result folder
 };
 
 /// Runs one experiment end to end: body, finalize checks, summary.json, atomic commit.

@@ -7,6 +7,7 @@
 
 namespace akm {
 
+/// One statement of the paper, as its LaTeX source gives it.
 struct PaperStatement {
   std::string kind;   ///< theorem | lemma | corollary | proposition | definition | remark | result | equation
   std::string title;  ///< the environment's optional title ("" for equations)

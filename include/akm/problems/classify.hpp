@@ -15,10 +15,11 @@ namespace akm {
 
 /// Rows with an integer class label 0 … classes−1.
 struct LabelledData {
-  Mat X;
-  std::vector<int> y;
-  int classes = 0;
-  std::string source;
+  Mat X;  ///< features, one row per sample
+  std::vector<int> y;  ///< class labels 0 … classes−1
+  int classes = 0;  ///< number of classes
+  std::string source;  ///< the spec it was read from
+  /// Number of rows.
   int rows() const { return static_cast<int>(X.rows()); }
 };
 
@@ -34,8 +35,11 @@ LabelledData load_labelled(const std::string& spec);
 /// A seeded random partition into train / validation / test (fractions of the rows;
 /// test and validation rounded down, train the rest).
 struct DataSplit {
-  LabelledData train, validation, test;
+  LabelledData train;  ///< training rows
+  LabelledData validation;  ///< validation rows
+  LabelledData test;  ///< test rows
 };
+/// Splits d at random from `seed`.
 DataSplit split_data(const LabelledData& d, double validation_fraction, double test_fraction,
                      std::uint64_t seed);
 
@@ -44,10 +48,13 @@ Mat one_hot(const std::vector<int>& y, int classes);
 /// Fraction of rows whose largest logit is the label (ties: the lowest index).
 double accuracy(ConstMatRef logits, const std::vector<int>& y);
 
+/// The validation curve and the test result of train_classifier().
 struct ClassifyResult {
-  std::vector<int> eval_steps;
-  std::vector<double> val_loss, val_accuracy;  ///< at eval_steps
-  double test_loss = 0, test_accuracy = 0;     ///< at the end
+  std::vector<int> eval_steps;  ///< steps at which validation ran
+  std::vector<double> val_loss;  ///< validation loss at eval_steps
+  std::vector<double> val_accuracy;  ///< validation accuracy at eval_steps
+  double test_loss = 0;  ///< test loss at the end
+  double test_accuracy = 0;  ///< test accuracy at the end
   bool diverged = false;  ///< loss non-finite or above 1e3 × its initial value
   /// First eval step with validation accuracy ≥ a (−1 if never).
   int steps_to_accuracy(double a) const;

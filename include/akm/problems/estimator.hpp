@@ -23,8 +23,10 @@ struct PsdFactors {
   Mat U;       ///< n×n orthogonal
   Vec lambda;  ///< eigenvalues, finite, ≥ 0 (any order)
 
+  /// Dimension n.
   int n() const { return static_cast<int>(lambda.size()); }
   Mat matrix() const;          ///< U diag(λ) Uᵀ
+  /// Largest eigenvalue.
   double lambda_max() const;
   double lambda_min() const;   ///< smallest eigenvalue (0 when rank deficient)
   int rank() const;            ///< number of λ_i > 0
@@ -57,7 +59,8 @@ Mat fixed_point_reference(ConstMatRef G_hat, ConstMatRef sigma_hat, double beta,
 /// Norm N²(M) = a‖M‖_F² + b·tr(MΣ̂Mᵀ): (1,0) holds ‖M‖_F fixed (J_w), (0,1) the output
 /// change E‖Mx̂‖² (J_f), (μ,1) the Tikhonov interpolation. Needs a, b ≥ 0, a + b > 0.
 struct Constraint {
-  double a = 1.0, b = 0.0;
+  double a = 1.0;  ///< weight on ‖M‖_F²
+  double b = 0.0;  ///< weight on tr(MΣ̂Mᵀ)
 };
 Constraint weight_space();                 ///< (1, 0)  [def:wms]
 Constraint function_space();               ///< (0, 1)  [def:fms]
@@ -72,13 +75,15 @@ double constraint_norm(ConstMatRef M, const PsdFactors& s, Constraint c);
 /// along u_i; Ĝ = E[δx̂ᵀ] never has one (x̂ ⟂ u_i almost surely), so such components must
 /// be ≤ 1e-12‖Ĝ‖_F (else InputError) and the maximizer is the pseudo-inverse one.
 struct Maximizer {
-  Mat M;
-  double value = 0.0;
+  Mat M;  ///< the maximizer
+  double value = 0.0;  ///< the maximum ⟨M,Ĝ⟩
 };
+/// The maximizer of ⟨M,Ĝ⟩ under N(M) = 1 (above).
 Maximizer constrained_maximizer(ConstMatRef G_hat, const PsdFactors& s, Constraint c);
 
 /// ⟨A,B⟩_F and the cosine ⟨A,B⟩/(‖A‖‖B‖).
 double frobenius_inner(ConstMatRef A, ConstMatRef B);
+/// cos(A, B) = ⟨A,B⟩/(‖A‖‖B‖).
 double cosine(ConstMatRef A, ConstMatRef B);
 
 /// Kantorovich floor 2√κ/(1+κ): the cosine between v and Qv for any SPD Q of condition

@@ -41,8 +41,8 @@ double softplus_change(double z, double h);
 /// Suprema used by the experiments' deterministic bounds: sup σ' = 1/4 (at 0),
 /// sup|σ''| = 1/(6√3) (at z = ±log(2+√3)), sup|σ'''| = 1/8 (at 0).
 inline constexpr double kSupD1 = 0.25;
-inline constexpr double kSupD2 = 0.096225044864937627;
-inline constexpr double kSupD3 = 0.125;
+inline constexpr double kSupD2 = 0.096225044864937627;  ///< sup|σ''| = 1/(6√3)
+inline constexpr double kSupD3 = 0.125;  ///< sup|σ'''| = 1/8
 
 // ------------------------------------------------------------------ the teacher
 
@@ -51,9 +51,13 @@ class Teacher {
  public:
   /// λ_i > 0 and finite, w* finite and of the same size; else InputError.
   Teacher(const Vec& lambda, const Vec& w_star);
+  /// Dimension n.
   int n() const { return static_cast<int>(lambda_.size()); }
+  /// Eigenvalues λ_i of Σ.
   const Vec& lambda() const { return lambda_; }
+  /// √λ_i.
   const Vec& sqrt_lambda() const { return sqrt_lambda_; }
+  /// The teacher's weights w*.
   const Vec& w_star() const { return w_star_; }
   /// x_i = √λ_i z_i, z ~ N(0, I).
   void key(Stream& s, Vec& x) const;
@@ -74,8 +78,9 @@ double residual(ConstVecRef w, ConstVecRef x, double y);
 /// A fixed data set: rows of X are keys, y their labels. On it L, Ḡ and H are exact
 /// [prop:first-order-optimal].
 struct DataSet {
-  Mat X;
-  Vec y;
+  Mat X;  ///< keys, one per row
+  Vec y;  ///< labels in {0, 1}
+  /// Number of samples N.
   long long size() const { return static_cast<long long>(X.rows()); }
 };
 
@@ -118,17 +123,27 @@ double naive_difference_rounding(const DataSet& data, ConstVecRef w, ConstVecRef
 /// however small it gets, where w⁺ − w⁻ from two runs would be swamped by rounding.
 class AkSgdPair {
  public:
+  /// Both runs started at center ± offset with zero buffers, rate α, decay β, AK step η.
   AkSgdPair(ConstVecRef center, ConstVecRef offset, double alpha, double beta, double eta);
   /// What one step saw: a = w̄ᵀx, d = Δwᵀx, Δδ.
   struct StepInfo {
-    double a, d, delta_half;
+    double a;  ///< a = w̄ᵀx
+    double d;  ///< d = Δwᵀx
+    double delta_half;  ///< Δδ = (σ(a+d) − σ(a−d))/2
   };
+  /// One step on key x (normalized inside) with label y.
   StepInfo step(ConstVecRef x, double y);
+  /// Midpoint w̄ of the two weight vectors.
   const Vec& w_mid() const { return w_mid_; }
+  /// Half-difference Δw.
   const Vec& w_half() const { return w_half_; }
+  /// Midpoint M̄ of the two buffers.
   const Vec& m_mid() const { return m_mid_; }
+  /// Half-difference ΔM.
   const Vec& m_half() const { return m_half_; }
+  /// w⁺ = w̄ + Δw.
   Vec w_plus() const { return w_mid_ + w_half_; }
+  /// w⁻ = w̄ − Δw.
   Vec w_minus() const { return w_mid_ - w_half_; }
 
  private:

@@ -29,15 +29,19 @@
 
 namespace akm {
 
+/// Loss of a task: squared error, logistic (one output), softmax cross-entropy.
 enum class LossKind { mse, logistic, softmax_ce };
+/// Role of a linear layer for the μP multipliers (single: the only layer).
 enum class LayerRole { input, hidden, output, single };
+/// Optimizer family for the μP learning-rate multipliers.
 enum class OptimizerFamily { sgd, adam };
 
+/// Sizes of an MLP (GELU, no biases).
 struct MlpShape {
-  int d_in = 16;
+  int d_in = 16;  ///< input dimension
   int width = 64;   ///< n, the hidden width
   int depth = 3;    ///< number of linear layers (≥ 1)
-  int d_out = 1;
+  int d_out = 1;  ///< output dimension
 };
 
 /// Throws InputError for a non-positive size.
@@ -45,22 +49,30 @@ void validate(const MlpShape& s);
 
 /// μP multipliers [cor:mup-base-lr] for a layer of role `role` at width multiplier w = n/n0.
 double mup_init_std(LayerRole role, int fan_in, double w);
+/// μP learning-rate multiplier of a layer [cor:mup-base-lr].
 double mup_lr_multiplier(OptimizerFamily family, LayerRole role, double w);
 
 /// Activations and errors of one batch: X[l] (N×fan_in) the input rows of layer l, Z[l]
 /// (N×fan_out) its pre-activations, Delta[l] (N×fan_out) its output errors ∂ℓ_i/∂z_l.
 struct MlpCache {
-  std::vector<Mat> X, Z, Delta;
+  std::vector<Mat> X;  ///< X[l]: input rows of layer l (N×fan_in)
+  std::vector<Mat> Z;  ///< Z[l]: pre-activations (N×fan_out)
+  std::vector<Mat> Delta;  ///< Delta[l]: output errors ∂ℓ_i/∂z_l (N×fan_out)
 };
 
+/// A multilayer perceptron with GELU activations and no biases, initialized by μP.
 class Mlp {
  public:
   /// μP initialization at width multiplier w = width/base_width, weights from `seed`.
   Mlp(const MlpShape& shape, int base_width, std::uint64_t seed);
 
+  /// Its sizes.
   const MlpShape& shape() const { return shape_; }
+  /// Number of linear layers.
   int layers() const { return static_cast<int>(W.size()); }
+  /// Role of layer l.
   LayerRole role(int l) const;
+  /// Width multiplier w = width/base_width.
   double width_multiplier() const { return w_; }
 
   /// Outputs (N×d_out) for inputs (N×d_in); fills X and Z of `cache` when given.
@@ -79,6 +91,7 @@ class Mlp {
 
 /// GELU (tanh approximation) and its derivative.
 double gelu(double z);
+/// Derivative of gelu().
 double gelu_grad(double z);
 
 /// Mean loss over rows: mse ½‖y−t‖², logistic log(1+eʸ) − t·y (t ∈ {0,1}, d_out = 1),
@@ -92,12 +105,14 @@ Mat output_error(LossKind kind, ConstMatRef Y, ConstMatRef T);
 /// teacher, label noise. kind "linear" (t = A x + σξ), "logistic" (t ~ Bernoulli(σ(aᵀx))),
 /// "teacher" (t = teacher MLP(x) + σξ).
 struct Task {
-  std::string kind;
-  LossKind loss = LossKind::mse;
+  std::string kind;  ///< "linear", "logistic" or "teacher"
+  LossKind loss = LossKind::mse;  ///< loss of the task
   Vec sqrt_lambda;            ///< input standard deviations per coordinate
   std::vector<Mat> teacher;   ///< teacher layers (one for linear/logistic)
   double noise = 0.0;         ///< σ of the label noise (mse tasks)
+  /// Input dimension.
   int d_in() const { return static_cast<int>(sqrt_lambda.size()); }
+  /// Output dimension.
   int d_out() const { return static_cast<int>(teacher.back().rows()); }
   /// Noise-free teacher output (N×d_out), the logit for logistic.
   Mat teacher_output(ConstMatRef X) const;
@@ -106,7 +121,9 @@ struct Task {
   /// Input-covariance summaries for T18: condition number, effective rank exp(H(λ/Σλ)),
   /// top-1 fraction λ_1/Σλ.
   double condition_number() const;
+  /// Effective rank exp(H(λ/Σλ)) of the input covariance.
   double effective_rank() const;
+  /// Top-1 fraction λ_1/Σλ.
   double top1_fraction() const;
 };
 

@@ -22,33 +22,37 @@
 
 namespace akm {
 
+/// How train() trains: optimizer, rates, batches, steps, evaluation.
 struct TrainConfig {
   std::string optimizer = "ak-adamw";  ///< sgd-m | ak-sgd | adamw | ak-adamw
   double lr = 1e-3;      ///< base rate α (μP multipliers applied per layer)
   double beta = 0.9;     ///< β of the buffer (β1 for the Adam family)
   double eta = 0.4;      ///< AK delta-rule coefficient η
-  double beta2 = 0.999;
-  double eps = 1e-8;
-  double weight_decay = 0.0;
+  double beta2 = 0.999;  ///< β2 of the Adam family
+  double eps = 1e-8;  ///< ε of the Adam family
+  double weight_decay = 0.0;  ///< decoupled weight decay (AdamW)
   /// Extra factor w^p (w = n/n0) on the rate of every layer whose fan-in is the width
   /// (hidden, output): 0 is μP as tabulated; T13's 1/2 is the key-norm correction of
   /// AK-AdamW (its buffer is the EMA's divided by ‖x‖ ∝ √n, so α/w becomes α/√w).
   double width_lr_power = 0.0;
-  int batch = 32;
-  int steps = 500;
+  int batch = 32;  ///< batch size
+  int steps = 500;  ///< online steps
   int eval_every = 25;   ///< held-out loss every this many steps (and at the end)
-  int eval_size = 1024;
+  int eval_size = 1024;  ///< held-out samples
   std::uint64_t seed = 1;  ///< data stream (batches) and held-out set
 };
 
 /// Throws InputError naming the first invalid field.
 void validate(const TrainConfig& c);
+/// The optimizer is ak-sgd or ak-adamw.
 bool is_ak(const std::string& optimizer);
+/// sgd for sgd-m and ak-sgd, adam for adamw and ak-adamw.
 OptimizerFamily family_of(const std::string& optimizer);
 
 /// One optimizer per layer, stepping on (W, X, Δ).
 class Trainer {
  public:
+  /// Validates cfg and builds one optimizer per layer of net.
   Trainer(Mlp& net, const TrainConfig& cfg);
   ~Trainer();
   /// Forward, backward and one optimizer step on (X, T); returns the batch loss before the
@@ -56,8 +60,11 @@ class Trainer {
   double step(ConstMatRef X, ConstMatRef T, LossKind loss);
   /// The first-moment buffer of layer l (EMA m, AK M; before bias correction).
   const Mat& buffer(int l) const;
+  /// Activations and errors of the last batch.
   const MlpCache& cache() const { return cache_; }
+  /// Learning rate of layer l (base rate × μP multiplier).
   double layer_lr(int l) const;
+  /// Steps taken.
   long long steps() const { return t_; }
 
  private:
@@ -69,10 +76,12 @@ class Trainer {
   long long t_ = 0;
 };
 
+/// The held-out losses of a training run.
 struct TrainResult {
-  std::vector<int> eval_steps;
+  std::vector<int> eval_steps;  ///< steps at which the held-out loss was measured
   std::vector<double> eval_loss;  ///< held-out mean loss at eval_steps
   bool diverged = false;          ///< loss non-finite or above 1e3 × its initial value
+  /// The last held-out loss.
   double final_loss() const { return eval_loss.back(); }
   /// First eval step with loss ≤ target (−1 if never).
   int steps_to(double target) const;

@@ -12,8 +12,10 @@ namespace akm {
 /// Purposes separate independent streams of one trial (keys, value noise, initial state…).
 enum class Purpose : std::uint32_t { keys = 1, noise = 2, init = 3, data = 4, basis = 5, aux = 6 };
 
+/// A Philox4x32-10 counter stream, one per (seed, trial, purpose): the numbers of a trial never depend on the thread that runs it.
 class Stream {
  public:
+  /// The stream of (seed, trial, purpose).
   Stream(std::uint64_t seed, std::uint64_t trial, Purpose purpose = Purpose::keys);
 
   /// 64 random bits.

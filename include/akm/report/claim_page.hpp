@@ -9,12 +9,15 @@
 
 namespace akm {
 
+/// One figure of a claim page.
 struct FigureEntry {
   std::string name;     ///< base name: name.png, name.svg, name.gp in the folder
   std::string caption;  ///< the figure's title and axes (from name.figure.json)
-  bool has_svg = false, has_gp = false;
+  bool has_svg = false;  ///< name.svg exists
+  bool has_gp = false;  ///< name.gp exists
 };
 
+/// What a claim page shows: the summary, figures, data files, notebook link.
 struct ClaimPage {
   nlohmann::json summary;            ///< the experiment's summary.json
   std::vector<FigureEntry> figures;  ///< natural order

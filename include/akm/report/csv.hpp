@@ -10,9 +10,11 @@ namespace akm {
 
 /// A tidy table: one header, rows of numbers or strings.
 struct CsvTable {
+  /// A number (double or integer) or a string.
   using Cell = std::variant<double, long long, std::string>;
-  std::vector<std::string> header;
-  std::vector<std::vector<Cell>> rows;
+  std::vector<std::string> header;  ///< column names
+  std::vector<std::vector<Cell>> rows;  ///< rows, each as long as the header
+  /// Appends a row (std::invalid_argument when its length differs from the header's).
   void add(std::vector<Cell> row);
 };
 

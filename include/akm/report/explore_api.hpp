@@ -18,6 +18,7 @@
 
 namespace akm::explore {
 
+/// Work limits of one request (the server refuses larger ones with 400).
 struct Limits {
   long long max_points = 250000;    ///< grid points of one map (a 500×500 map)
   long long max_trials = 4096;      ///< trials of one measurement
@@ -28,16 +29,18 @@ struct Limits {
 /// What the server was started with: the work limits and the folder (canonical; empty: none)
 /// whose files a `data:` spectrum may name (akm/report/explore_guard.hpp).
 struct Settings {
-  Limits limits;
-  std::string data_dir;
+  Limits limits;  ///< the work limits
+  std::string data_dir;  ///< canonical folder a `data:` spectrum may read from; empty: built-in data sets only
 };
 
+/// An HTTP answer: status, content type and body.
 struct Response {
-  int status = 200;
-  std::string content_type = "application/json";
-  std::string body;
+  int status = 200;  ///< HTTP status
+  std::string content_type = "application/json";  ///< MIME type
+  std::string body;  ///< the body (JSON unless stated)
 };
 
+/// The parsed query string: parameter → value (duplicates are refused before).
 using Query = std::map<std::string, std::string>;
 
 /// Answers one API request (`path` without the query string) that has passed the guard

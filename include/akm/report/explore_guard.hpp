@@ -43,11 +43,11 @@ struct Request {
   std::string origin;       ///< the Origin header
   std::string fetch_site;   ///< the Sec-Fetch-Site header
   bool duplicate = false;   ///< a parameter was given twice (named in duplicate_name)
-  std::string duplicate_name;
+  std::string duplicate_name;  ///< the parameter given twice
 };
 
 /// The value as a refusal may quote it: at most kQuoted bytes (then "…"), every byte outside
-/// printable ASCII written as \xHH, so a message never carries raw bytes of anything.
+/// printable ASCII written as `\xHH`, so a message never carries raw bytes of anything.
 std::string quoted(const std::string& value);
 
 /// 403/405/400/414 for a request the server must not act on, or nullopt. `port` is the port

@@ -10,23 +10,28 @@ namespace akm {
 /// One plotted series of a figure, columns named as in the CSV header.
 struct Series {
   std::string csv;     ///< file name in the experiment folder
-  std::string x, y;    ///< column names
+  std::string x;  ///< column name of x
+  std::string y;  ///< column name of y
   std::string yerr;    ///< column name of ±error (style "errorbars"); empty otherwise
-  std::string title;
+  std::string title;  ///< legend entry
   std::string style = "points";  ///< points | lines | linespoints | errorbars
   std::string where;   ///< optional filter: "column=value" keeps matching rows only
 };
 
+/// A gnuplot figure drawn from the CSVs of an experiment folder.
 struct Figure {
-  std::string name;    ///< file stem: <name>.{gp,png,svg}
-  std::string title, xlabel, ylabel;
-  bool logx = false, logy = false;
-  std::vector<Series> series;
+  std::string name;    ///< file stem: \<name\>.{gp,png,svg}
+  std::string title;  ///< title
+  std::string xlabel;  ///< x-axis label
+  std::string ylabel;  ///< y-axis label
+  bool logx = false;  ///< logarithmic x axis
+  bool logy = false;  ///< logarithmic y axis
+  std::vector<Series> series;  ///< the plotted series
   std::vector<std::string> extra;  ///< raw gnuplot lines placed before `plot`
   std::vector<std::string> functions;  ///< extra plot items, e.g. "1 title 'EMA' lw 2"
 };
 
-/// Writes <dir>/<name>.gp and <name>.figure.json and renders <name>.png and <name>.svg with
+/// Writes \<dir\>/\<name\>.gp and \<name\>.figure.json and renders \<name\>.png and \<name\>.svg with
 /// gnuplot (std::runtime_error when gnuplot is missing or fails; its warnings go to stderr).
 void render_figure(const std::filesystem::path& dir, const Figure& fig);
 

@@ -17,7 +17,7 @@ inline constexpr std::array<const char*, 6> kDark2{"#1b9e77", "#d95f02", "#7570b
 inline constexpr std::array<std::pair<const char*, const char*>, 3> kShadePairs{
     {{"#1f4e9c", "#7fa6e0"}, {"#b22222", "#f08c8c"}, {"#1d7a2e", "#86cf8f"}}};
 
-/// "set linetype <lt> lc rgb '<colour>'", then " dt <dt>" when dt > 0: the style of plot
+/// "set linetype \<lt\> lc rgb '\<colour\>'", then " dt \<dt\>" when dt > 0: the style of plot
 /// item lt (gnuplot numbers plot items from 1).
 std::string linetype(int lt, std::string_view colour, int dt = 0);
 

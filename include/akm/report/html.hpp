@@ -22,17 +22,18 @@ bool passed(const nlohmann::json& check);
 std::string string_or(const nlohmann::json& j, const char* key, const std::string& fallback);
 /// The claim status of a summary.json ("" for results of older versions).
 std::string status_of(const nlohmann::json& summary);
-/// A status as a coloured badge (class st-<STATUS>).
+/// A status as a coloured badge (class st-\<STATUS\>).
 std::string status_badge(const std::string& status);
-/// One row of the check table, and its header.
+/// The header of the check table.
 std::string check_table_head();
+/// One row of the check table.
 std::string check_row(const nlohmann::json& check);
 /// The report's style sheet (one for every page).
 const char* style();
-/// The <head> lines that load KaTeX from `katex_dir` (relative: "katex" or "../katex") and
+/// The \<head\> lines that load KaTeX from `katex_dir` (relative: "katex" or "../katex") and
 /// render $…$ and $$…$$ with the paper's macros; "" when the report has no KaTeX copy.
 std::string katex_head(const std::string& katex_dir);
-/// The paper's macros (\E, \Sighat, \tbeta, …) as a KaTeX `macros` object literal.
+/// The paper's macros (`\E`, `\Sighat`, `\tbeta`, …) as a KaTeX `macros` object literal.
 std::string katex_macros();
 
 }  // namespace akm::html

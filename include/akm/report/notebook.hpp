@@ -26,13 +26,13 @@ nlohmann::json figure_spec(const Figure& fig);
 /// arithmetic in x or `'file.csv' … using …` with column numbers, else left as comments.
 std::string matplotlib_source(const nlohmann::json& spec);
 
-/// The notebook of one experiment folder (results/<ID>/ with summary.json), as JSON.
+/// The notebook of one experiment folder (results/\<ID\>/ with summary.json), as JSON.
 /// `results_ref` is the path of the results root as the notebook should load it (relative
 /// to the notebook's folder, so the exported folder can move together with results/).
 nlohmann::json experiment_notebook(const std::filesystem::path& exp_dir,
                                    const std::string& results_ref);
 
-/// Writes <out>/<ID>.ipynb for every results/<ID>/summary.json (atomic writes) and
+/// Writes \<out\>/\<ID\>.ipynb for every results/\<ID\>/summary.json (atomic writes) and
 /// returns the files written, in ID order. Throws InputError naming `--results` when the
 /// folder holds no experiment results and `--out` when `out` is not writable.
 std::vector<std::filesystem::path> export_notebooks(const std::filesystem::path& results_root,

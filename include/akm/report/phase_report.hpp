@@ -19,10 +19,16 @@ namespace akm::phase {
 /// growth, growth_se). Non-finite numbers are written as NaN (gnuplot skips them).
 CsvTable to_table(const Map& map, const std::vector<MeasurePoint>* measured = nullptr);
 
+/// A heatmap of one column of a map's CSV, as a gnuplot figure.
 struct Heatmap {
-  std::string name, csv, column, title, cblabel;
-  Axis x, y;
-  std::optional<std::pair<double, double>> cbrange;
+  std::string name;  ///< file stem of the figure
+  std::string csv;  ///< CSV file in the folder
+  std::string column;  ///< column coloured
+  std::string title;  ///< title
+  std::string cblabel;  ///< colour-bar label
+  Axis x;  ///< horizontal axis
+  Axis y;  ///< vertical axis
+  std::optional<std::pair<double, double>> cbrange;  ///< colour range; automatic when empty
   bool threshold_palette = false;  ///< two-colour palette split at 1 (stability metrics)
   bool diverging = false;          ///< blue-white-red palette centred on the cbrange middle
   /// Overlay η = β, η = 1+β, η = β/λ_max (drawn only on linear (η, β) axes).
@@ -32,7 +38,7 @@ struct Heatmap {
   std::vector<std::string> items;
 };
 
-/// Writes <name>.gp/.png/.svg: `column` of `csv` as an image over the grid (log axes are
+/// Writes \<name\>.gp/.png/.svg: `column` of `csv` as an image over the grid (log axes are
 /// shown as log10 of the value).
 void write_heatmap(ResultDir& out, const Heatmap& h);
 

@@ -12,11 +12,11 @@
 
 namespace akm {
 
-/// A results/<ID>/ folder under construction.
+/// A results/\<ID\>/ folder under construction.
 class ResultDir {
  public:
   /// Checks that `root` is (or can be created as) a writable folder; throws InputError
-  /// naming --out otherwise. Creates the staging folder root/.<id>.staging-<pid>, after
+  /// naming --out otherwise. Creates the staging folder root/.\<id\>.staging-\<pid\>, after
   /// sweeping what a killed earlier run left (its staging folder; its previous results
   /// caught mid-swap are put back). SIGINT/SIGTERM remove the staging folder (interrupt.hpp).
   ResultDir(const std::filesystem::path& root, const std::string& id);
@@ -24,17 +24,21 @@ class ResultDir {
   ResultDir(const ResultDir&) = delete;
   ResultDir& operator=(const ResultDir&) = delete;
 
+  /// The staging folder the run writes into.
   const std::filesystem::path& staging() const { return staging_; }
   /// True on MPI ranks other than 0 (dist.hpp): every write, figure and the commit are
   /// checked but do nothing there, so only rank 0 writes files.
   bool discards() const { return discard_; }
+  /// Where commit() puts the folder: root/ID.
   std::filesystem::path final_path() const { return root_ / id_; }
 
+  /// Writes a CSV file into the staging folder.
   void write_csv(const std::string& file, const CsvTable& table);
+  /// Writes a JSON file (pretty-printed) into the staging folder.
   void write_json(const std::string& file, const nlohmann::json& j);
-  /// Writes <name>.gp and renders <name>.png and <name>.svg with gnuplot.
+  /// Writes \<name\>.gp and renders \<name\>.png and \<name\>.svg with gnuplot.
   void figure(const Figure& fig);
-  /// Replaces root/<id> by the staging folder (rename).
+  /// Replaces root/\<id\> by the staging folder (rename).
   void commit();
 
  private:

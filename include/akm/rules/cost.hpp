@@ -17,6 +17,7 @@ double norm_flops(double n, double N);
 /// Gram order: shared Gram X̂ᵀX̂ (2n²N, counted once per distinct input) and the per-layer
 /// product M·Gram (2mn²) [sec:dispatch].
 double gram_shared_flops(double n, double N);
+/// Gram order, per layer: M·Gram at 2mn² [sec:dispatch].
 double gram_layer_flops(double m, double n);
 /// Through-N order: (MX̂ᵀ)X̂ at 4mnN [sec:dispatch]; also the batched read/write lower bound.
 double through_n_flops(double m, double n, double N);
@@ -30,8 +31,9 @@ double baseline_layer_flops(double m, double n, double N);
 /// One linear layer of a block: shape m×n and the input it reads (layers with the same
 /// input share its Gram matrix and its normalization).
 struct Layer {
-  std::string name;
-  double m, n;
+  std::string name;  ///< layer name (Q, K, V, O, up, gate, down)
+  double m;  ///< output dimension m
+  double n;  ///< input dimension n
   int input;  ///< id of the input tensor
 };
 
@@ -39,10 +41,12 @@ struct Layer {
 /// d_ffn: Q, K, V (input 0), O (input 1), up, gate (input 2), down (input 3).
 std::vector<Layer> transformer_block(double d, double d_ffn);
 
+/// FLOP counts of one block's AK correction and of its baseline linear layers.
 struct BlockCount {
   double correction = 0;      ///< Gram (shared) + per-layer products + through-N terms
   double normalization = 0;   ///< 3nN + 2N per distinct input
   double baseline_linear = 0; ///< Σ 6mnN
+  /// Correction + normalization.
   double total() const { return correction + normalization; }
 };
 /// Applies the dispatch rule [eq:dispatch] layer by layer with Gram sharing.
@@ -51,6 +55,7 @@ BlockCount count_block(const std::vector<Layer>& layers, double N);
 /// Closed forms: f(γ) [thm:deployed-overhead] and the block count
 /// (6+4γ)d²N + (8+4γ)d³ + (9+3γ)dN [eq:block-overhead-deployed].
 double overhead_ratio(double gamma);
+/// The block count (6+4γ)d²N + (8+4γ)d³ + (9+3γ)dN [eq:block-overhead-deployed].
 double block_overhead_closed(double d, double gamma, double N);
 
 /// Transient bytes (fp32) of one layer's update [app:flops-memory tables]:
@@ -62,9 +67,14 @@ double transient_bytes(double m, double n, double N, rules::Order order, bool in
 /// 12·d·L_seq·N per block [eq:baseline-block], untied embeddings (the lookup costs no GEMM,
 /// the output head 6·d·V·N), correction on the block linear layers only.
 struct StepModel {
-  double baseline_linear, baseline_attention, baseline_head, overhead;
+  double baseline_linear;  ///< Σ 6mnN over the block linear layers
+  double baseline_attention;  ///< attention 12·d·L_seq·N per block
+  double baseline_head;  ///< output head 6·d·V·N
+  double overhead;  ///< the AK correction and normalization
+  /// Overhead over the whole baseline.
   double ratio() const { return overhead / (baseline_linear + baseline_attention + baseline_head); }
 };
+/// The per-step model for L blocks of width d, ffn width d_ffn, vocabulary V, sequence length L_seq, batch N.
 StepModel step_model(int L, double d, double d_ffn, double V, double L_seq, double N);
 
 }  // namespace akm::cost

@@ -2,8 +2,8 @@
 //
 // Same arithmetic as the reference rules in akm/rules/rules.hpp (tests hold them together), but
 // written against caller-owned scratch so a trial allocates nothing per step. Keys are
-// drawn in the eigenbasis of Σ: x_i = √λ_i z_i, O(n) per key (THEOREMS.md "Simulate in
-// the eigenbasis").
+// drawn in the eigenbasis of Σ: x_i = √λ_i z_i, O(n) per key (docs/architecture.md,
+// "Simulating in the eigenbasis").
 #pragma once
 #include <cmath>
 

@@ -55,11 +55,12 @@ void apply(Mat& W, ConstMatRef first_hat, ConstMatRef v_hat, const AdamWParams& 
 
 /// AdamW: EMA first moment m, second moment v, both bias corrected, decoupled decay.
 struct AdamW {
-  AdamWParams params;
+  AdamWParams params;  ///< the hyper-parameters
   Mat m;              ///< first moment (EMA of g)
   Mat v;              ///< second moment (EMA of g⊙g)
   long long t = 0;    ///< steps taken
 
+  /// Zero moments for a rows×cols parameter matrix.
   AdamW(int rows, int cols, const AdamWParams& p);
   /// One step from a weight gradient g (rows×cols).
   void step(Mat& W, ConstMatRef g);
@@ -78,8 +79,9 @@ struct AkAdamW {
   double eta;          ///< delta-rule coefficient η > 0
   Mat M;               ///< the AK buffer (first moment)
   Mat v;               ///< second moment of the raw-key weight gradient
-  long long t = 0;
+  long long t = 0;  ///< steps taken
 
+  /// Zero moments for a rows×cols parameter matrix, AK step η.
   AkAdamW(int rows, int cols, const AdamWParams& p, double eta);
   /// Per-sample: buffer by [eq:dm-norm-update] on x̂ = x/‖x‖, v on g = δxᵀ.
   void step(Mat& W, ConstVecRef delta, ConstVecRef x);

@@ -38,9 +38,12 @@ namespace akm {
 
 /// AK-SGD: buffer M by the AK rule, then θ ← θ − αM [sec:methodology].
 struct AkSgd {
-  double alpha, beta, eta;
-  Key key;
-  Mat M;
+  double alpha;  ///< learning rate α
+  double beta;  ///< decay β
+  double eta;  ///< AK step η
+  Key key;  ///< raw or normalized key
+  Mat M;  ///< the buffer (m×n)
+  /// Zero buffer of an m×n parameter matrix.
   AkSgd(int m, int n, double alpha, double beta, double eta, Key key);
   /// One step on the parameter matrix W from the per-sample factors (δ, x).
   void step(Mat& W, ConstVecRef delta, ConstVecRef x);
@@ -48,9 +51,12 @@ struct AkSgd {
 
 /// SGD-m with the EMA buffer M ← βM + (1−β)δxᵀ, θ ← θ − αM.
 struct SgdEma {
-  double alpha, beta;
-  Mat M;
+  double alpha;  ///< learning rate α
+  double beta;  ///< decay β
+  Mat M;  ///< the buffer (m×n)
+  /// Zero buffer of an m×n parameter matrix.
   SgdEma(int m, int n, double alpha, double beta);
+  /// One step on the parameter matrix W from the per-sample factors (δ, x).
   void step(Mat& W, ConstVecRef delta, ConstVecRef x);
 };
 

@@ -31,6 +31,7 @@ void abort(int code);
 
 int rank();  ///< 0 … size()−1; 0 without MPI
 int size();  ///< number of ranks; 1 without MPI
+/// True on rank 0 (the rank that writes files and prints).
 inline bool root() { return rank() == 0; }
 
 /// True when a collective may be entered here: more than one rank, and called from the

@@ -36,7 +36,8 @@ struct FittedMapEstimate {
   MeanEstimate coupling;     ///< Â(1,0): c_i
   MeanEstimate contraction;  ///< Â(1,1): β̃_i (AK) or β (EMA)
   MeanEstimate rate;         ///< ρ(Â) (not smooth where the discriminant crosses 0)
-  MeanEstimate trace, det;   ///< tr Â, det Â (smooth everywhere)
+  MeanEstimate trace;  ///< tr Â (smooth everywhere)
+  MeanEstimate det;  ///< det Â (smooth everywhere)
   MeanEstimate disc;         ///< tr² − 4 det [lem:det-bound]
 };
 

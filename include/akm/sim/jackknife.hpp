@@ -30,6 +30,7 @@ class Jackknife {
   /// means + k·n_obs) with their trial counts (counts.size() = G ≥ 2 rows).
   Jackknife(const double* means, std::size_t n_obs, std::vector<double> counts);
 
+  /// Number of groups G.
   std::size_t groups() const { return rows_.size(); }
   std::size_t size() const { return static_cast<std::size_t>(sum_.size()); }  ///< observables
 

@@ -7,7 +7,8 @@ namespace akm {
 
 /// A Monte-Carlo estimate of a mean, with what its standard error rests on.
 struct MeanEstimate {
-  double mean = 0, se = 0;
+  double mean = 0;  ///< the estimate
+  double se = 0;  ///< its standard error
   double skew = 0;  ///< skewness of the estimator's sampling distribution (γ/√R for a mean)
   double dof = std::numeric_limits<double>::infinity();  ///< of se (R − 1; groups − 1)
   bool se_exact = false;  ///< se from an exact variance: standardized, not studentized

@@ -13,7 +13,7 @@
 // Keys (MeasureOptions::keys):
 //   - per_point (the reference, and what E1/E2 use): trial r of point p reads
 //     Stream(point_seed(seed, p), r); points are independent.
-//   - shared (common random numbers, issue 17, the default of `akm phase --measure`): trial r
+//   - shared (common random numbers, the default of `akm phase --measure`): trial r
 //     of EVERY point reads Stream(point_seed(seed, 0), r) — the keys do not depend on (η, β),
 //     so they are drawn once and push all points (engine::phase_shared on Backend::cpu; the
 //     reference and CUDA backends run their per-point loops on the shared seed, the same law).
@@ -42,39 +42,48 @@ enum class Backend { reference, cpu, cuda };
 
 /// Which keys a trial reads (see the header comment): per point, or shared by the grid.
 enum class Keys { per_point, shared };
+/// "shared" or "per-point".
 const char* to_string(Keys k);
 /// "shared" or "per-point"; anything else is an InputError naming `flag`.
 Keys parse_keys(const std::string& s, const char* flag);
 
+/// How `akm phase --measure` measures each grid point.
 struct MeasureOptions {
-  Key key = Key::normalized;
-  Backend backend = Backend::cpu;
-  Keys keys = Keys::per_point;
-  long long trials = 256;
-  int steps = 1000;
+  Key key = Key::normalized;  ///< AK key
+  Backend backend = Backend::cpu;  ///< who runs the trials
+  Keys keys = Keys::per_point;  ///< per-point or shared keys
+  long long trials = 256;  ///< trials per grid point
+  int steps = 1000;  ///< steps per trial
   double threshold = 1e12;   ///< divergence: ‖v_t‖² > threshold·‖v_0‖²
   double ar_rho = 0.0;       ///< AR(1) key correlation ρ ∈ [0, 1)
-  std::uint64_t seed = 1;
-  int threads = 1;
+  std::uint64_t seed = 1;  ///< seed of the counter streams
+  int threads = 1;  ///< worker threads
   std::function<void(long long, long long)> progress;  ///< (points done, total)
 };
 
+/// One grid point's measurement (a row of phase.csv).
 struct MeasurePoint {
-  double eta = 0, beta = 0;
+  double eta = 0;  ///< AK step η
+  double beta = 0;  ///< decay β
   int direction = 0;          ///< 0-based direction d whose rate is measured
   int lag = 1;                ///< k
   double predicted_rate = 0;  ///< |β̃_d|
-  double measured_rate = 0, rate_se = 0, rate_z = 0;
-  double mean_projection = 0, projection_se = 0;  ///< m_k and its standard error
-  double diverged_fraction = 0;
-  double growth = 0, growth_se = 0;  ///< mean and SE of (1/T) log(‖v_T‖²/‖v_0‖²)
+  double measured_rate = 0;  ///< |m_k|^{1/k}, the measured contraction
+  double rate_se = 0;  ///< its standard error
+  double rate_z = 0;  ///< (measured − predicted)/se
+  double mean_projection = 0;  ///< m_k, the trial mean of the projection at lag k
+  double projection_se = 0;  ///< its standard error
+  double diverged_fraction = 0;  ///< fraction of trials whose ‖v_t‖² crossed the threshold
+  double growth = 0;  ///< mean of (1/T) log(‖v_T‖²/‖v_0‖²)
+  double growth_se = 0;  ///< its standard error
 };
 
 /// What one trial returns: v_k·u_d / v_0·u_d at the chosen lag, log(‖v_T‖²/‖v_0‖²), and
 /// whether ‖v_t‖² crossed the threshold.
 struct TrialResult {
-  double projection = 0, log_growth = 0;
-  bool diverged = false;
+  double projection = 0;  ///< v_k·u_d / v_0·u_d
+  double log_growth = 0;  ///< log(‖v_T‖²/‖v_0‖²)
+  bool diverged = false;  ///< ‖v_t‖² crossed the threshold
 };
 
 /// The measured inner loop — one trial at one point (the function a faster engine would
@@ -84,9 +93,11 @@ TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double b
 
 /// What a device run needs per grid point.
 struct PointPlan {
-  double eta = 0, beta = 0;
-  int direction = 0, lag = 1;
-  std::uint64_t seed = 0;
+  double eta = 0;  ///< AK step η
+  double beta = 0;  ///< decay β
+  int direction = 0;  ///< direction d
+  int lag = 1;  ///< lag k
+  std::uint64_t seed = 0;  ///< the point's seed (point_seed)
 };
 
 /// Lag k at which |β̃|^k ≈ e^{-2} (clamped to [1, T]); 10 ∧ T when |β̃| ≥ 1.

@@ -17,8 +17,9 @@
 
 namespace akm {
 
+/// How monte_carlo() runs: trials, threads, trial groups, chunking, progress.
 struct McOptions {
-  long long trials = 1000;
+  long long trials = 1000;  ///< number of trials
   int threads = 0;                 ///< 0: all hardware threads
   int groups = 0;                  ///< > 0: also keep statistics of this many trial groups
   long long chunk_trials = 16;     ///< trials per deterministic chunk
@@ -26,8 +27,9 @@ struct McOptions {
   std::function<void(long long, long long)> progress;
 };
 
+/// Statistics of a Monte-Carlo run: all trials together and per trial group.
 struct McResult {
-  TrialStats total;
+  TrialStats total;  ///< statistics over all trials
   std::vector<TrialStats> groups;  ///< contiguous trial groups (for jackknife errors)
 };
 

@@ -16,13 +16,17 @@ namespace akm {
 class TrialStats {
  public:
   TrialStats() = default;
+  /// Empty statistics of n_obs observables.
   explicit TrialStats(std::size_t n_obs);
 
   void add(const double* x);              ///< one trial's observables
   void merge(const TrialStats& other);    ///< combine two disjoint sets of trials
 
+  /// Trials added.
   long long count() const { return count_; }
+  /// Number of observables.
   std::size_t size() const { return static_cast<std::size_t>(mean_.size()); }
+  /// Mean per observable.
   const Vec& mean() const { return mean_; }
   Vec variance() const;        ///< unbiased sample variance across trials
   Vec stderr_mean() const;     ///< sqrt(variance / count)
@@ -36,7 +40,9 @@ class TrialStats {
   /// Exact flat copy {count, mean, M2, M3} (packed_size doubles), for exchanging statistics
   /// between processes without changing a bit.
   static std::size_t packed_size(std::size_t n_obs) { return 1 + 3 * n_obs; }
+  /// Writes the packed copy (packed_size(size()) doubles) to out.
   void pack(double* out) const;
+  /// Rebuilds statistics from a packed copy.
   static TrialStats unpack(const double* in, std::size_t n_obs);
 
  private:

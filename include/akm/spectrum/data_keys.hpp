@@ -1,5 +1,5 @@
 // data_keys — keys drawn uniformly, with replacement, from the rows of a real data set
-// (experiment R1, "the theory on real inputs"; issue #18 item 2).
+// (experiment R1, "the theory on real inputs").
 //
 // Grammar:
 //   data:NAME[,standardize]        NAME ∈ digits | breast_cancer | wine | diabetes | iris: the
@@ -17,7 +17,7 @@
 //
 // Keys are drawn in the eigenbasis of the sample covariance C = (1/N)Σ_s x_s x_sᵀ (rows
 // rotated by its eigenvectors, eigenvalues λ descending), as for every other key law
-// (THEOREMS.md "Simulate in the eigenbasis"). Because a draw is uniform over N rows, the
+// (docs/architecture.md, "Simulating in the eigenbasis"). Because a draw is uniform over N rows, the
 // key law's moments are finite sums, exact: E[xxᵀ] = C = diag(λ), Σ̂ = (1/N)Σ_s x̂_s x̂_sᵀ,
 // K = (1/N)Σ_s ‖x_s‖ x̂_s x̂_sᵀ — not diagonal in the drawing coordinates in general (the
 // T9 machinery of [app:high-dim]: the key law *is* the empirical law of a finite data set).
@@ -36,8 +36,8 @@ struct DataKeysSpec {
   std::string spec;          ///< normalized spec string
   std::string name;          ///< built-in name, or the path as given
   std::string path;          ///< file read
-  bool builtin = false;
-  bool standardize = false;
+  bool builtin = false;  ///< one of the built-in data sets
+  bool standardize = false;  ///< columns centred and scaled to unit variance
   bool header = false;       ///< the first line is skipped (built-ins: by their format)
 };
 
@@ -63,9 +63,12 @@ class DataKeys {
   /// From rows already in memory (N × d); `source` names them in messages.
   DataKeys(const Mat& rows, bool standardize, const std::string& source);
 
+  /// Key dimension n (the spanned directions).
   int n() const { return static_cast<int>(keys_.cols()); }
+  /// Number of rows N.
   int rows() const { return static_cast<int>(keys_.rows()); }
   int columns() const { return columns_; }  ///< columns of the file (after a dropped label)
+  /// What the rows came from (for messages).
   const std::string& source() const { return source_; }
   /// N × n: centred (and standardized) rows in the covariance eigenbasis.
   const Mat& keys() const { return keys_; }

@@ -20,8 +20,8 @@ Mat normalize_columns(ConstMatRef X);
 
 /// Eigenvalues (descending) with their unit eigenvectors as columns (signs arbitrary).
 struct EigenPairs {
-  Vec values;
-  Mat vectors;
+  Vec values;  ///< eigenvalues, descending
+  Mat vectors;  ///< unit eigenvectors as columns
 };
 
 /// The nonzero spectrum of Σ̂ = KKᵀ/n_s by the Gram route. Keeps a copy of the keys so
@@ -32,9 +32,13 @@ class DatasetSpectrum {
   /// keys); rank_tol ∈ [0, 1).
   explicit DatasetSpectrum(ConstMatRef keys, double rank_tol = 1e-10);
 
+  /// Key dimension p.
   int p() const { return static_cast<int>(keys_.rows()); }
+  /// Number of keys n_s.
   int n_s() const { return static_cast<int>(keys_.cols()); }
+  /// Number of nonzero eigenvalues.
   int rank() const { return static_cast<int>(lambda_.size()); }
+  /// The keys (p × n_s, one per column).
   const Mat& keys() const { return keys_; }
   /// Nonzero eigenvalues λ̂_k of Σ̂, descending.
   const Vec& lambda_hat() const { return lambda_; }
@@ -78,8 +82,11 @@ Mat ridge_solve_dense(ConstMatRef keys, ConstMatRef B, double mu);
 /// Needs n_s < p and linearly independent keys (|R_ss| > 1e-12·max|R_jj|), else InputError.
 class SpanComplement {
  public:
+  /// The QR of the keys (p × n_s, one per column).
   explicit SpanComplement(ConstMatRef keys);
+  /// Key dimension p.
   int p() const { return p_; }
+  /// Dimension of the span, n_s.
   int dim_span() const { return n_s_; }
   /// ‖B P_⊥‖_F for B m×p.
   double off_span_norm(ConstMatRef B) const;

@@ -15,9 +15,11 @@ namespace akm::fourth {
 /// x ~ N(0, diag λ), eigenbasis coordinates. Started from v = e_iᵀ (a row of P_0 = I), the
 /// law of v is unchanged by flipping the sign of any coordinate other than i, so every
 /// fourth moment with an odd exponent vanishes and F (n×n, symmetric) is the whole state.
-/// Coefficients by Isserlis over (x_a, x_b, r = Σ_{j∉{a,b}} v_j x_j ~ N(0, Σ λ_j v_j²)):
-///   F'_aa = (β⁴ − 4β³ηλ_a + 18β²η²λ_a² − 60βη³λ_a³ + 105η⁴λ_a⁴) F_aa
-///         + 6η²λ_a(β² − 6βηλ_a + 15η²λ_a²) Σ_{j≠a} λ_j F_aj + 9η⁴λ_a² Σ_{j,k≠a} λ_jλ_k F_jk,
+/// Coefficients by Isserlis over (x_a, x_b, `r = Σ_{j∉{a,b}} v_j x_j ~ N(0, Σ λ_j v_j²)`):
+///
+///     F'_aa = (β⁴ − 4β³ηλ_a + 18β²η²λ_a² − 60βη³λ_a³ + 105η⁴λ_a⁴) F_aa
+///           + 6η²λ_a(β² − 6βηλ_a + 15η²λ_a²) Σ_{j≠a} λ_j F_aj + 9η⁴λ_a² Σ_{j,k≠a} λ_jλ_k F_jk,
+///
 /// and for a ≠ b the six-term form in fourth_moment.cpp. O(n²) per step.
 Mat step_raw(const Vec& lambda, double beta, double eta, const Mat& F);
 

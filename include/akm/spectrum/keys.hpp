@@ -13,7 +13,7 @@
 //                                 scales > 0, one basis per component: identity | reverse
 //                                 (coordinates in reverse order) | random (Haar, drawn from
 //                                 the sampler's seed and k); default identity for all.
-// Keys are drawn in the eigenbasis of the spectrum (THEOREMS.md "Simulate in the eigenbasis").
+// Keys are drawn in the eigenbasis of the spectrum (docs/architecture.md, "Simulating in the eigenbasis").
 // The first three laws have covariance E[xxᵀ] = diag(λ) exactly; a mixture has
 // Σ_mix = Σ_k π_k s_k² B_k diag(λ) B_kᵀ.
 //
@@ -24,7 +24,7 @@
 //   mixture     exact: x̂ is scale-free, so Σ̂ = Σ_k π_k B_k diag(λ̂) B_kᵀ and
 //               K = Σ_k π_k s_k B_k diag(κ) B_kᵀ [app:multimodal]
 //   student     no closed form: a large, separately seeded Monte Carlo whose standard error
-//               is returned beside the estimate (THEOREMS.md, "Exact Gaussian-key moments")
+//               is returned beside the estimate (docs/architecture.md, "Exact Gaussian-key moments")
 #pragma once
 #include <cstdint>
 #include <string>
@@ -41,7 +41,8 @@ struct KeyLaw {
   std::string spec;  ///< normalized spec string
   std::string kind;  ///< gaussian | rademacher | student | mixture
   double nu = 0.0;   ///< student only
-  std::vector<double> weights, scales;  ///< mixture only: π_k, s_k
+  std::vector<double> weights;  ///< mixture only: weights π_k
+  std::vector<double> scales;  ///< mixture only: scales s_k
   std::vector<std::string> bases;       ///< mixture only: identity | reverse | random
 };
 
@@ -56,8 +57,11 @@ class KeySampler {
   /// λ: n ≥ 1 finite values > 0 (InputError "keys.lambda" otherwise).
   KeySampler(KeyLaw law, const Vec& lambda, std::uint64_t basis_seed = 0);
 
+  /// Dimension n.
   int n() const { return static_cast<int>(lambda_.size()); }
+  /// The law.
   const KeyLaw& law() const { return law_; }
+  /// Eigenvalues λ.
   const Vec& lambda() const { return lambda_; }
   /// Mixture components (1 for the other laws).
   int components() const { return static_cast<int>(bases_.size()); }
@@ -89,20 +93,28 @@ class KeySampler {
 
 /// Σ̂ = E[x̂x̂ᵀ] and K = E[‖x‖x̂x̂ᵀ] in the drawing coordinates, with entrywise standard
 /// errors (zero when exact); on request, for diagonal laws, the fourth moments
-/// Q_ij = E[x̂_i²x̂_j²] that set the variance of the normalized buffer (THEOREMS.md E1).
+/// Q_ij = E[x̂_i²x̂_j²] that set the variance of the normalized buffer (E1's second-moment map).
 struct KeyLawMoments {
-  Mat sigma_hat, sigma_hat_se;
-  Mat K, K_se;
-  Mat fourth, fourth_se;   ///< Q and its standard errors; empty unless requested
-  bool exact = false;
+  Mat sigma_hat;  ///< Σ̂ = E[x̂x̂ᵀ]
+  Mat sigma_hat_se;  ///< entrywise standard errors of Σ̂ (zero when exact)
+  Mat K;  ///< K = E[‖x‖x̂x̂ᵀ]
+  Mat K_se;  ///< entrywise standard errors of K (zero when exact)
+  Mat fourth;  ///< Q_ij = E[x̂_i²x̂_j²]; empty unless requested
+  Mat fourth_se;  ///< standard errors of Q
+  bool exact = false;  ///< the moments are exact (quadrature or closed form)
   std::string method;      ///< "quadrature" | "closed form" | "monte carlo"
   long long samples = 0;   ///< Monte-Carlo samples (0 when exact)
+  /// λ̂_i, the diagonal of Σ̂.
   Vec lambda_hat() const { return sigma_hat.diagonal(); }
+  /// Standard errors of λ̂_i.
   Vec lambda_hat_se() const { return sigma_hat_se.diagonal(); }
+  /// κ_i, the diagonal of K.
   Vec kappa() const { return K.diagonal(); }
+  /// Standard errors of κ_i.
   Vec kappa_se() const { return K_se.diagonal(); }
 };
 
+/// Keys drawn per batch by the Monte-Carlo moment estimates.
 inline constexpr long long kKeyBatch = 64;
 
 /// Exact Gaussian-component moments of a mixture or Gaussian law, or the closed form of

@@ -1,4 +1,5 @@
-// moments — exact Gaussian-key moments of the normalized key x̂ = x/‖x‖ (THEOREMS.md).
+// moments — exact Gaussian-key moments of the normalized key x̂ = x/‖x‖
+// (docs/architecture.md, "Exact Gaussian-key moments").
 //
 // For x ~ N(0, U diag(λ) Uᵀ), Σ̂ = E[x̂x̂ᵀ] and K = E[‖x‖x̂x̂ᵀ] are diagonal in U:
 //   λ̂_i = ∫_0^∞ λ_i (1+2λ_i t)^{-1} Π_j (1+2λ_j t)^{-1/2} dt
@@ -12,6 +13,7 @@
 
 namespace akm {
 
+/// Exact Gaussian-key moments per direction (quadrature), with its accuracy.
 struct KeyMoments {
   Vec lambda;      ///< λ_i of Σ (input)
   Vec lambda_hat;  ///< λ̂_i, eigenvalues of Σ̂ (unit trace)

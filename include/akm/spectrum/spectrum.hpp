@@ -18,15 +18,17 @@
 
 namespace akm {
 
+/// A covariance model Σ = U diag(λ) Uᵀ parsed from a spec string.
 struct Spectrum {
   std::string spec;        ///< the string it was parsed from (normalized form)
   std::string kind;        ///< iso | spiked | power | list | data
   Vec lambda;              ///< eigenvalues λ_i of Σ, descending
-  bool random_basis = false;
+  bool random_basis = false;  ///< U is a Haar-random rotation (else the identity)
   /// U (n×n, orthogonal) when random_basis; empty for the identity basis, so that large
   /// identity-basis spectra (n up to 65536) never allocate an n×n matrix.
   Mat basis;
 
+  /// Dimension n.
   int n() const { return static_cast<int>(lambda.size()); }
   /// U as a dense matrix (the identity when the basis is the identity).
   Mat basis_matrix() const { return random_basis ? basis : Mat::Identity(n(), n()); }

@@ -17,14 +17,18 @@
 
 namespace akm::phase {
 
+/// A parameter that can be a map axis or held fixed.
 enum class Param { eta, beta, alpha };
+/// "eta", "beta" or "alpha".
 std::string to_string(Param p);
 
+/// One axis of a map: NAME:LO:HI:N[:log].
 struct Axis {
-  Param param = Param::eta;
-  double lo = 0, hi = 0;
-  int n = 2;
-  bool log = false;
+  Param param = Param::eta;  ///< the parameter along the axis
+  double lo = 0;  ///< first grid value
+  double hi = 0;  ///< last grid value
+  int n = 2;  ///< grid points (2 ≤ N ≤ 4096)
+  bool log = false;  ///< log-spaced grid
   std::string spec;  ///< the string it was parsed from
   /// k-th grid value, k = 0..n−1 (endpoints exact).
   double value(int k) const;
@@ -35,16 +39,20 @@ struct Axis {
 /// the parameter's range (β ∈ [0,1), η > 0, α > 0).
 Axis parse_axis(const std::string& spec, const std::string& flag);
 
+/// The quantity a map shows (`akm phase --metric`; docs/cli.md lists the columns).
 enum class Metric { stable, ms_stable, rho_ratio, underdamped, speedup, counterexample };
 Metric parse_metric(const std::string& s);  ///< InputError naming --metric
+/// The metric's name as on the command line.
 std::string to_string(Metric m);
 
 /// Everything fixed across the grid.
 struct Options {
-  Axis x, y;
-  Metric metric = Metric::stable;
-  Key key = Key::normalized;
-  double eta = 0.5, beta = 0.9;      ///< used when not an axis
+  Axis x;  ///< horizontal axis
+  Axis y;  ///< vertical axis
+  Metric metric = Metric::stable;  ///< what the map shows
+  Key key = Key::normalized;  ///< AK key
+  double eta = 0.5;  ///< AK step η when not an axis
+  double beta = 0.9;  ///< decay β when not an axis
   std::optional<double> alpha;       ///< nullopt: per-point tuned α (min_α ρ) when not an axis
   int direction = -1;                ///< 0-based direction, −1 = all (worst and mean)
 };
@@ -63,23 +71,27 @@ void validate_measure(const Options& o, long long trials, long long steps);
 
 /// The spectrum with the moments the metrics need (Q only for ms_stable, normalized key).
 struct Model {
-  Spectrum spectrum;
-  KeyMoments moments;
-  bool has_fourth = false;
+  Spectrum spectrum;  ///< eigenvalues (and basis) of the key covariance
+  KeyMoments moments;  ///< exact Gaussian-key moments λ̂, κ (and Q when computed)
+  bool has_fourth = false;  ///< the fourth moments Q were computed
   /// Directions with equal λ_i, as index lists (exchangeable: used to lump S exactly).
   std::vector<std::vector<int>> groups;
 };
+/// The model of spectrum `s`; `with_fourth` also computes Q (needed by ms_stable).
 Model make_model(const Spectrum& s, bool with_fourth);
 
 /// One grid point: the coordinates and the metric's named columns; `value` is the column
 /// the heatmap colours (first in `names`).
 struct Point {
-  double eta, beta, alpha;  ///< α = NaN when tuned
-  std::vector<double> cols;
+  double eta;  ///< AK step η
+  double beta;  ///< decay β
+  double alpha;  ///< learning rate α; NaN when tuned
+  std::vector<double> cols;  ///< the metric's columns (names in Map::names)
 };
 
+/// A whole map: its options, column names and points.
 struct Map {
-  Options opts;
+  Options opts;  ///< the options it was computed with
   std::vector<std::string> names;  ///< column names of Point::cols (names[0] is plotted)
   std::vector<Point> points;       ///< x fastest, then y (row-major in y)
   double seconds = 0;              ///< wall time of the evaluation

@@ -1,4 +1,4 @@
-// theory — every closed form of THEOREMS.md T1–T8 (and f(γ) of T14). No randomness.
+// theory — every closed form of the statements T1–T8 check (and f(γ) of T14; docs/claims.md). No randomness.
 //
 // One source of truth per formula: experiments, tests and `akm theory` all call these.
 #pragma once
@@ -58,6 +58,7 @@ double frobenius_sq(const Vec& w);
 double ms_rule_scale(const Vec& lambda);
 /// ... and ms_rule_load is γ·(2λ_max + tr Σ), inside the rule when < kMsRuleLimit.
 double ms_rule_load(double gamma, const Vec& lambda);
+/// The rule of thumb's limit: γ·(2λ_max + tr Σ) < 2.
 inline constexpr double kMsRuleLimit = 2.0;
 /// Correction cost fraction of the deployed rule per block f(γ) = (6+4γ)/(24+18γ)
 /// [thm:deployed-overhead]. γ = +∞ gives the limit 2/9; γ < 0 or NaN is an InputError.

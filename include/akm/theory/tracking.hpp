@@ -17,11 +17,17 @@ namespace akm::theory {
 /// One shift: the two spectra with their exact Gaussian-key moments λ̂ = eig Σ̂, κ = eig K
 /// (Ĝ = A K), the basis Q of Σ_0, the value rows a_0, a_1 and the noise σ of ξ.
 struct TrackingShift {
-  Vec lambda0, lambda_hat0, kappa0;  ///< Σ_0's spectrum, in its own basis Q
-  Vec lambda1, lambda_hat1, kappa1;  ///< Σ_1's spectrum (the coordinates)
+  Vec lambda0;  ///< eigenvalues of Σ_0
+  Vec lambda_hat0;  ///< λ̂ of Σ_0
+  Vec kappa0;  ///< κ of Σ_0
+  Vec lambda1;  ///< eigenvalues of Σ_1
+  Vec lambda_hat1;  ///< λ̂ of Σ_1
+  Vec kappa1;  ///< κ of Σ_1
   Mat Q;                             ///< column j: Σ_0's j-th eigenvector
-  Vec a0, a1;                        ///< δ = a_kᵀx + ξ before / after the shift
-  double beta = 0, noise_sigma = 0;
+  Vec a0;  ///< value row a_0 before the shift
+  Vec a1;  ///< value row a_1 after the shift
+  double beta = 0;  ///< decay β
+  double noise_sigma = 0;  ///< σ of the value noise ξ
   int t0 = 0;                        ///< steps under (Ḡ_0, Σ_0)
 };
 

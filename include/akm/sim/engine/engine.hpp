@@ -1,4 +1,4 @@
-// engine — the fast CPU Monte-Carlo engine for W1–W4 (issue #6).
+// engine — the fast CPU Monte-Carlo engine for W1–W4.
 //
 // Same streams as the references (akm::Stream, Philox4x32-10 keyed by (seed, trial,
 // purpose)), so the double engine reproduces them up to (a) summation order of dot
@@ -20,7 +20,9 @@
 
 namespace akm::engine {
 
+/// Arithmetic of the engine: double or float.
 enum class Precision { f64, f32 };
+/// "double" or "float".
 const char* to_string(Precision p);
 /// "double" | "float"; else InputError naming --precision.
 Precision parse_precision(const std::string& s);
@@ -33,21 +35,25 @@ Precision parse_precision(const std::string& s);
 /// SLEEF's log and fused sincos (Debian's libsleef-dev; 1 ulp in double, 3.5 ulp in float) —
 /// the same Philox uniforms, so the two agree to their rounding; each is the other's
 /// reference (tests/test_engine.cpp) and `akm bench` times both. `fastest` is the faster one
-/// per precision as measured on the development machine (engine_kernel(); README
-/// "Performance"). Builds without AVX-512 or without the library fall back to libmvec (or
-/// scalar libm).
+/// per precision as measured on the development machine (engine_kernel(); docs/performance.md).
+/// Builds without AVX-512 or without the library fall back to libmvec (or scalar libm).
 enum class NormalKernel { fastest, libmvec, sleef };
+/// The kernel's name: "fastest", "libmvec" or "sleef".
 const char* to_string(NormalKernel k);
 /// True when this build has the kernel's AVX-512 path (`fastest`: always).
 bool available(NormalKernel k);
 /// What `fastest` is in precision p: libmvec in double, SLEEF in float (when available).
 NormalKernel engine_kernel(Precision p);
 
+/// Normals of Stream(seed, trial, purpose) in batches (see above).
 class NormalStream {
  public:
+  /// The stream of (seed, trial, purpose) through the given kernel.
   NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose,
                NormalKernel kernel = NormalKernel::fastest);
+  /// Writes the next `count` normals (count even) in double.
   void fill(double* out, int count);
+  /// Writes the next `count` normals (count even) in float.
   void fill(float* out, int count);
   /// Test hook: take the scalar path (an exact copy of akm::Stream) for every batch.
   static void set_force_scalar(bool on);
@@ -70,8 +76,11 @@ class NormalStream {
 /// throughput for the engine; `akm bench` reports the engine against it).
 double normal_throughput(Precision p, double seconds, NormalKernel kernel = NormalKernel::fastest);
 
+/// W1 on the fast engine in precision p; rows as w1_reference.
 wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p);
+/// W2 on the fast engine in precision p; rows as w2_reference.
 wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p);
+/// W3 on the fast engine in precision p; rows as w3_reference.
 wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p);
 /// The fitting workload of `akm simulate` (rows: trial groups, see wl::Fit); the state in
 /// precision p, the regression moments accumulated in double.
@@ -83,7 +92,7 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precisio
 phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
                                double beta, double eta, int direction, int lag,
                                std::uint64_t seed, std::uint64_t trial);
-/// One trial of `akm phase --measure` with common random numbers (issue 17) at every point of
+/// One trial of `akm phase --measure` with common random numbers at every point of
 /// pts[0..count): the keys are drawn once per step from Stream(seed, trial, keys) and shared
 /// by all points (pts[·].seed is not read). out[q] equals phase_trial(…, pts[q], seed, trial)
 /// up to the summation order of the n-term sums; lanes are independent, so a point's result

@@ -48,9 +48,11 @@ double clock_hz(double seconds);
 /// (Intel parts differ in AVX-512 units per SKU), and then nothing is cross-checked.
 struct DocumentedFma {
   std::string core;  ///< e.g. "Zen 5"
-  int pipes = 0, lanes = 0;
-  double flops_per_cycle = 0.0;
+  int pipes = 0;  ///< FMA pipes per core
+  int lanes = 0;  ///< lanes per vector in the precision
+  double flops_per_cycle = 0.0;  ///< documented flops per cycle (0: not in the table)
 };
+/// The documented FMA rate of this CPU in precision p (from CPUID).
 DocumentedFma documented_fma(Precision p);
 
 /// Bytes/s of the STREAM triad a = b + s·c over three arrays of n doubles, each worker

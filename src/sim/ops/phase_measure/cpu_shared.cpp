@@ -1,4 +1,4 @@
-// phase_measure/cpu_shared — `akm phase --measure` with common random numbers (issue 17): one trial of a
+// phase_measure/cpu_shared — `akm phase --measure` with common random numbers: one trial of a
 // whole block of grid points on ONE key sequence, Stream(seed, trial, keys), drawn once and
 // shared by every point. The points differ only in (η, β) (fixed spectrum and key law), so the
 // key — the generator's whole cost in the per-point engine — is paid once per block instead of
