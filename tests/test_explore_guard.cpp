@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -140,7 +141,7 @@ TEST_F(DataDir, BuiltinsAreAllowedWithoutADataDir) {
 }
 
 TEST_F(DataDir, FilesAreRefusedWithoutADataDir) {
-  for (const std::string s : {"data:good.csv", "data:/etc/passwd", "data:" + (root_ / "data" / "good.csv").string()})
+  for (const std::string& s : std::vector<std::string>{"data:good.csv", "data:/etc/passwd", "data:" + (root_ / "data" / "good.csv").string()})
     EXPECT_THROW(ex::confine_spectrum(s, ""), akm::InputError) << s;
 }
 
@@ -155,7 +156,7 @@ TEST_F(DataDir, FilesInsideTheDataDirResolveToTheirCanonicalPath) {
 }
 
 TEST_F(DataDir, PathsThatLeaveTheDataDirAreRefused) {
-  for (const std::string s : {"data:../secret.csv", "data:link.csv", "data:sub/../../secret.csv", "data:/etc/passwd",
+  for (const std::string& s : std::vector<std::string>{"data:../secret.csv", "data:link.csv", "data:sub/../../secret.csv", "data:/etc/passwd",
                               "data:" + (root_ / "secret.csv").string(), "data:.", "data:sub", "data:missing.csv",
                               "data:../data/../secret.csv", "data:", "data:good.csv,bogus"}) {
     try {

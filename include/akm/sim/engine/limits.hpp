@@ -15,11 +15,15 @@ double fma_peak(Precision p, int threads, double seconds);
 double normal_peak(Precision p, int threads, double seconds, NormalKernel kernel = NormalKernel::fastest);
 /// Vector width the engine was compiled for, in bytes (16 SSE2, 32 AVX2, 64 AVX-512).
 int simd_bytes();
-/// Plausible core clocks of any x86-64 part (the fastest stock boost is about 6.2 GHz).
-inline constexpr double kClockMinHz = 0.4e9, kClockMaxHz = 7.0e9;
-/// The measured clock may lie this far from /proc/cpuinfo's "cpu MHz", which reports the
-/// nominal clock in most virtual machines and the current one on bare metal (boost ≤ 2.5×).
-inline constexpr double kCpuinfoLow = 0.5, kCpuinfoHigh = 2.5;
+/// Lowest plausible core clock of an x86-64 part, Hz.
+inline constexpr double kClockMinHz = 0.4e9;
+/// Highest plausible core clock (the fastest stock boost is about 6.2 GHz), Hz.
+inline constexpr double kClockMaxHz = 7.0e9;
+/// The measured clock may lie this far below /proc/cpuinfo's "cpu MHz", which reports the
+/// nominal clock in most virtual machines and the current one on bare metal.
+inline constexpr double kCpuinfoLow = 0.5;
+/// … and this far above it (boost over nominal).
+inline constexpr double kCpuinfoHigh = 2.5;
 /// A dependent FMA's measured latency must lie this close to a whole number of cycles.
 inline constexpr double kLatencySlack = 0.25;
 
@@ -30,13 +34,14 @@ inline constexpr double kLatencySlack = 0.25;
 /// Golden Cove and later it runs several times faster than the clock (immediates folded at
 /// rename), which is why it is not the clock.
 struct ClockReading {
-  double hz = 0.0;
-  double add_chain_hz = 0.0;
+  double hz = 0.0;            ///< 3 × the dependent imul chain's rate, Hz
+  double add_chain_hz = 0.0;  ///< the dependent add-immediate chain's rate, per second
   double fma_latency = 0.0;  ///< cycles per dependent FMA at `hz` (0 without FMA)
   double cpuinfo_hz = 0.0;   ///< /proc/cpuinfo's "cpu MHz" (0 where absent)
-  bool consistent = false;
+  bool consistent = false;   ///< every cross-check agrees: `hz` may be printed and used
   std::string why;           ///< why not consistent
 };
+/// Measures the clock for about `seconds` (ten slices per chain, the best slice kept) and judges it.
 ClockReading read_clock(double seconds);
 /// Sets `consistent` and `why` of a reading from its measured fields (the rules above).
 void judge_clock(ClockReading& c);
