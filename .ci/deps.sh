@@ -14,6 +14,7 @@ pkgs=(build-essential cmake git pkg-config
       python3-torch                 # tests/python/test_torch_agreement.py (CPU; ~160 packages, ~1 min)
       libcpp-httplib-dev            # akm explore (local server)
       libjs-katex                   # the report's math, rendered offline (copied into results/katex)
+      libtomlplusplus-dev           # the claim ledger, experiments/ledger.toml (src/check/ledger.cpp)
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 missing=()
 for p in "${pkgs[@]}"; do

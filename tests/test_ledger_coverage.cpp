@@ -1,0 +1,104 @@
+// The claim ledger against the paper and the committed results: every claim-bearing statement
+// of the paper (tests/paper_claims.tsv, generated from the paper by tests/paper_claims.py) has
+// an entry, entries follow paper order and name known labels and experiments, and every group
+// of checks selects recorded checks in results/. The verdicts the ledger exists to state for
+// the committed results are pinned at the end.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "akm/check/ledger.hpp"
+#include "akm/check/ledger_verdict.hpp"
+#include "akm/report/ledger_report.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kRoot = fs::path(AKM_TESTS_DIR) / "..";
+
+struct Claim {
+  int line;
+  std::string env, key;
+};
+
+std::vector<Claim> paper_claims() {
+  std::ifstream in(kRoot / "tests" / "paper_claims.tsv");
+  std::vector<Claim> out;
+  std::string row;
+  while (std::getline(in, row)) {
+    if (row.empty() || row[0] == '#') continue;
+    std::istringstream ss(row);
+    Claim c;
+    std::string line;
+    std::getline(ss, line, '\t');
+    std::getline(ss, c.env, '\t');
+    std::getline(ss, c.key, '\t');
+    c.line = std::stoi(line);
+    out.push_back(c);
+  }
+  return out;
+}
+
+const akm::Ledger& ledger() {
+  static const akm::Ledger l = akm::read_ledger(kRoot / "experiments" / "ledger.toml");
+  return l;
+}
+
+bool covers(const std::string& key, const std::string& label) {
+  return label == key || label.rfind(key + "/", 0) == 0;
+}
+
+TEST(LedgerCoverage, TheClaimListIsThere) { EXPECT_GE(paper_claims().size(), 40u); }
+
+TEST(LedgerCoverage, EveryClaimBearingStatementHasAnEntry) {
+  for (const auto& c : paper_claims()) {
+    bool found = false;
+    for (const auto& e : ledger().entries) found = found || covers(c.key, e.label);
+    EXPECT_TRUE(found) << c.env << " " << c.key << " (paper line " << c.line << ") has no ledger entry";
+  }
+}
+
+TEST(LedgerCoverage, EntriesNameKnownLabelsInPaperOrder) {
+  const auto claims = paper_claims();
+  int last = 0;
+  for (const auto& e : ledger().entries) {
+    int line = -1;
+    for (const auto& c : claims)
+      if (covers(c.key, e.label)) line = c.line;
+    EXPECT_GE(line, 0) << e.label << " is not a claim-bearing label of the paper (tests/paper_claims.tsv)";
+    EXPECT_GE(line, last) << e.label << " is out of paper order";
+    last = std::max(last, line);
+  }
+}
+
+TEST(LedgerCoverage, EveryGroupNamesAKnownExperimentAndSelectsChecks) {
+  const auto summaries = akm::load_ledger_summaries(kRoot / "results", ledger());
+  for (const auto& e : ledger().entries)
+    for (const auto* groups : {&e.evidence, &e.refute})
+      for (const auto& g : *groups) {
+        ASSERT_TRUE(summaries.count(g.experiment))
+            << e.label << ": experiment " << g.experiment << " has no results/" << g.experiment << "/summary.json";
+        const auto r = akm::evaluate_group(g, e.kind, ledger().rules, summaries.at(g.experiment));
+        EXPECT_GT(r.selected, 0) << e.label << " [" << g.experiment << " " << g.part << "] " << r.detail;
+        EXPECT_NE(r.outcome, akm::GroupOutcome::Empty) << e.label << " [" << g.part << "]";
+      }
+}
+
+TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
+  const auto verdicts = akm::ledger_verdicts(ledger(), akm::load_ledger_summaries(kRoot / "results", ledger()));
+  std::map<std::string, akm::LedgerStatus> by_label;
+  for (const auto& v : verdicts) by_label[v.label] = v.status;
+  using S = akm::LedgerStatus;
+  for (const char* corrected : {"par:fixed-point/coincide-iff", "eq:iter-matrices/ema-row",
+                                "thm:unconditional-stability/raw-requires", "app:scope/transport-any-data"})
+    EXPECT_EQ(by_label.at(corrected), S::Corrected) << corrected;
+  EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-adamw"), S::Contradicted);
+  EXPECT_EQ(by_label.at("thm:mup-eta/eta-constant"), S::Supported);
+  EXPECT_EQ(by_label.at("tab:eta-sweep"), S::Inconclusive);  // assurance 0 by design
+  EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-sgd"), S::NotTestedYet);
+}
+
+}  // namespace
