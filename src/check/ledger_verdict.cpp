@@ -170,10 +170,12 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
     } catch (const std::exception&) {
     }
   }
-  const nlohmann::json* worst = nullptr;
+  nlohmann::json worst;  // the failed check farthest from its prediction, in standard errors
   double worst_z = -1.0;
   std::string first_failed_design;
-  for (const auto& r : summary.value("checks", nlohmann::json::array())) {
+  const auto it = summary.find("checks");
+  const nlohmann::json checks = it != summary.end() && it->is_array() ? *it : nlohmann::json::array();
+  for (const auto& r : checks) {
     const std::string name = str(r, "name");
     if (std::none_of(g.checks.begin(), g.checks.end(), [&](const std::string& p) { return glob_match(p, name); }))
       continue;
@@ -209,7 +211,7 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
       const double z = se > 0.0 ? std::abs(num(r, "measured") - predicted) / se : 1e300;
       if (z > worst_z) {
         worst_z = z;
-        worst = &r;
+        worst = r;
       }
     }
   }
@@ -219,11 +221,11 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
     out.detail = "no recorded check matches the patterns";
   } else if (out.failed > 0) {
     out.outcome = GroupOutcome::Fails;
-    const double alt = std::isfinite(num(*worst, "alternative")) ? num(*worst, "alternative")
+    const double alt = std::isfinite(num(worst, "alternative")) ? num(worst, "alternative")
                        : std::isfinite(g.rival_value)           ? g.rival_value
                                                                 : kNaN;
     out.detail = fmt::format("{} of {} evidence checks failed; worst: {}", out.failed, out.evidence,
-                             model_comparison(*worst, alt, family_z));
+                             model_comparison(worst, alt, family_z));
   } else if (out.design_failed > 0) {
     out.outcome = GroupOutcome::DesignFailed;
     out.detail = fmt::format("{} design check(s) failed, first: {}", out.design_failed, first_failed_design);
