@@ -102,3 +102,19 @@ TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
 }
 
 }  // namespace
+
+namespace {
+
+// ledger.json remembers the results it was computed from; the index flags a re-run since.
+TEST(LedgerReport, StaleVerdictsAreNamed) {
+  const auto summaries = akm::load_ledger_summaries(kRoot / "results", ledger());
+  const auto json = akm::ledger_json(ledger(), akm::ledger_verdicts(ledger(), summaries), summaries);
+  EXPECT_TRUE(akm::stale_experiments(json, summaries).empty());
+  auto rerun = summaries;
+  rerun.at("T4")["hash"] = "0000000000000000";
+  EXPECT_EQ(akm::stale_experiments(json, rerun), std::vector<std::string>{"T4"});
+  EXPECT_NE(akm::ledger_index_html(json, {"T4"}).find("computed before T4 ran again"), std::string::npos);
+  EXPECT_EQ(json.at("statements").size(), ledger().entries.size());
+}
+
+}  // namespace

@@ -74,8 +74,8 @@ const RegisterCommand ledger_cmd(45, "ledger", [](CLI::App& app) -> Plan {
   plan.run = [st] {
     const auto& fl = st->flags;
     const Ledger& ledger = *st->ledger;
-    const auto verdicts = ledger_verdicts(ledger, load_ledger_summaries(fl.results, ledger));
-    const auto json = ledger_json(ledger, verdicts);
+    const auto summaries = load_ledger_summaries(fl.results, ledger);
+    const auto json = ledger_json(ledger, ledger_verdicts(ledger, summaries), summaries);
     if (!fl.statement.empty()) {
       for (const auto& s : json.at("statements"))
         if (s.at("label") == fl.statement) print_statement(s);

@@ -244,7 +244,11 @@ std::string index_html(const std::vector<Experiment>& exps, bool katex, const nl
          "<th>checks</th></tr>\n";
   for (const auto& e : exps) out += index_row(e);
   out += "</table>\n";
-  if (ledger.is_object()) out += ledger_index_html(ledger);  // `akm ledger` wrote root/ledger.json
+  if (ledger.is_object()) {  // `akm ledger` wrote root/ledger.json
+    std::map<std::string, nlohmann::json> summaries;
+    for (const auto& e : exps) summaries[e.id] = e.summary;
+    out += ledger_index_html(ledger, stale_experiments(ledger, summaries));
+  }
   out += "<p class=\"note\">A status is decided by the checks with power (README, <i>Claim statuses</i>): "
          "SUPPORTED needs every evidence check to pass and at least one to discriminate; a pass "
          "without power is INCONCLUSIVE. Explore the (η, β, α) maps live: run <code>akm explore</code> "
@@ -282,6 +286,9 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
   nlohmann::json ledger;
   if (std::error_code lec; fs::is_regular_file(root / "ledger.json", lec)) {
     ledger = nlohmann::json::parse(read_text(root / "ledger.json"));
+    std::map<std::string, nlohmann::json> current;
+    for (const auto& e : exps) current[e.id] = e.summary;
+    summary["statements_stale"] = stale_experiments(ledger, current);  // re-run since `akm ledger`
     summary["statements"] = nlohmann::json::array();
     for (const auto& st : ledger.at("statements"))
       summary["statements"].push_back({{"label", st.at("label")}, {"verdict", st.at("verdict")},

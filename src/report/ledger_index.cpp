@@ -2,19 +2,23 @@
 // each statement of the paper in paper order, its verdict, the reason, and links to the
 // pages of the experiments whose checks decide it.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "akm/report/html.hpp"
 #include "akm/report/ledger_report.hpp"
 
 namespace akm {
 
-std::string ledger_index_html(const nlohmann::json& ledger) {
+std::string ledger_index_html(const nlohmann::json& ledger, const std::vector<std::string>& stale) {
   std::string out =
       "<h2 id=\"statements\">The paper's statements</h2>\n"
       "<p class=\"note\">One row per statement of the claim ledger (experiments/ledger.toml), in paper "
       "order, with the verdict its named checks give under the ledger's rules: a part counts only when "
       "a check with power &ge; " + fmt::format("{}", ledger.at("rules").value("power_floor", 0.9)) +
-      " against the statement's rival passes (docs/ledger.md).</p>\n"
+      " against the statement's rival passes (docs/ledger.md).</p>\n" +
+      (stale.empty() ? std::string()
+                     : "<p class=\"fail\">These verdicts were computed before " + html::escape(fmt::format("{}", fmt::join(stale, ", "))) +
+                           " ran again: run <code>akm ledger</code> to recompute them.</p>\n") +
       "<table class=\"index\">\n<tr><th>statement</th><th>kind</th><th>verdict</th><th>evidence</th>"
       "<th>reason</th></tr>\n";
   for (const auto& s : ledger.at("statements")) {

@@ -27,7 +27,8 @@ std::vector<EntryVerdict> ledger_verdicts(const Ledger& ledger, const std::map<s
   return out;
 }
 
-nlohmann::json ledger_json(const Ledger& ledger, const std::vector<EntryVerdict>& verdicts) {
+nlohmann::json ledger_json(const Ledger& ledger, const std::vector<EntryVerdict>& verdicts,
+                           const std::map<std::string, nlohmann::json>& summaries) {
   nlohmann::json statements = nlohmann::json::array();
   std::map<std::string, std::vector<LedgerStatus>> by_experiment;
   std::map<std::string, nlohmann::json> labels_of;
@@ -58,7 +59,25 @@ nlohmann::json ledger_json(const Ledger& ledger, const std::vector<EntryVerdict>
             {"assurance_floor", ledger.rules.assurance_floor}}},
           {"statements", statements},
           {"experiments", exps},
-          {"counts", counts}};
+          {"counts", counts},
+          {"result_hashes", result_hashes(summaries)}};
+}
+
+nlohmann::json result_hashes(const std::map<std::string, nlohmann::json>& summaries) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [id, s] : summaries) out[id] = s.value("hash", "");
+  return out;
+}
+
+std::vector<std::string> stale_experiments(const nlohmann::json& ledger,
+                                           const std::map<std::string, nlohmann::json>& summaries) {
+  std::vector<std::string> out;
+  const auto recorded = ledger.value("result_hashes", nlohmann::json::object());
+  for (const auto& [id, hash] : result_hashes(summaries).items())
+    if (!recorded.contains(id) || recorded[id] != hash) out.push_back(id);
+  for (const auto& [id, hash] : recorded.items())
+    if (!summaries.count(id)) out.push_back(id);
+  return out;
 }
 
 std::string ledger_table_text(const nlohmann::json& ledger) {

@@ -21,13 +21,21 @@ std::map<std::string, nlohmann::json> load_ledger_summaries(const std::filesyste
 std::vector<EntryVerdict> ledger_verdicts(const Ledger& ledger, const std::map<std::string, nlohmann::json>& summaries);
 
 /// {rules, statements: [{label, kind, statement, …, verdict, reason, evidence, refute}],
-///  experiments: {ID: {roll_up, statements}}, counts}.
-nlohmann::json ledger_json(const Ledger& ledger, const std::vector<EntryVerdict>& verdicts);
+///  experiments: {ID: {roll_up, statements}}, counts, result_hashes: {ID: summary hash}}.
+nlohmann::json ledger_json(const Ledger& ledger, const std::vector<EntryVerdict>& verdicts,
+                           const std::map<std::string, nlohmann::json>& summaries);
+
+/// {ID: the `hash` of its summary.json}: which results a ledger.json was computed from.
+nlohmann::json result_hashes(const std::map<std::string, nlohmann::json>& summaries);
+/// The experiments whose results changed (or appeared / vanished) since `ledger` was computed.
+std::vector<std::string> stale_experiments(const nlohmann::json& ledger,
+                                           const std::map<std::string, nlohmann::json>& summaries);
 
 /// One line per statement: label, verdict, experiments (plain text for the terminal).
 std::string ledger_table_text(const nlohmann::json& ledger);
 
 /// The index's statements table (HTML) from ledger.json; links point at root/<ID>/index.html.
-std::string ledger_index_html(const nlohmann::json& ledger);
+/// `stale`: experiments re-run since (the table then says so and names them).
+std::string ledger_index_html(const nlohmann::json& ledger, const std::vector<std::string>& stale = {});
 
 }  // namespace akm
