@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Regenerates tests/paper_claims.tsv: the paper's claim-bearing statements in paper order, the
+"""Regenerates experiments/paper_claims.tsv: the paper's claim-bearing statements in paper order, the
 list that experiments/ledger.toml must cover (test LedgerCoverage, tests/test_ledger_coverage.cpp).
 
-usage: python3 tests/paper_claims.py PAPER.tex > tests/paper_claims.tsv
+usage: python3 tests/paper_claims.py PAPER.tex > experiments/paper_claims.tsv
 
 One row per statement: line, environment, key, title. A statement is every theorem, lemma,
 corollary, proposition, result and remark, and every table, of the paper, less those listed in

@@ -1,5 +1,5 @@
 // The claim ledger against the paper and the committed results: every claim-bearing statement
-// of the paper (tests/paper_claims.tsv, generated from the paper by tests/paper_claims.py) has
+// of the paper (experiments/paper_claims.tsv, generated from the paper by tests/paper_claims.py) has
 // an entry, entries follow paper order and name known labels and experiments, and every group
 // of checks selects recorded checks in results/. The verdicts the ledger exists to state for
 // the committed results are pinned at the end.
@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "akm/check/ledger.hpp"
+#include "akm/base/errors.hpp"
 #include "akm/check/ledger_verdict.hpp"
+#include "akm/check/paper_claims.hpp"
 #include "akm/report/ledger_report.hpp"
 
 namespace {
@@ -19,59 +21,34 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kRoot = fs::path(AKM_TESTS_DIR) / "..";
 
-struct Claim {
-  int line;
-  std::string env, key;
-};
-
-std::vector<Claim> paper_claims() {
-  std::ifstream in(kRoot / "tests" / "paper_claims.tsv");
-  std::vector<Claim> out;
-  std::string row;
-  while (std::getline(in, row)) {
-    if (row.empty() || row[0] == '#') continue;
-    std::istringstream ss(row);
-    Claim c;
-    std::string line;
-    std::getline(ss, line, '\t');
-    std::getline(ss, c.env, '\t');
-    std::getline(ss, c.key, '\t');
-    c.line = std::stoi(line);
-    out.push_back(c);
-  }
-  return out;
-}
+std::vector<akm::PaperClaim> paper_claims() { return akm::read_paper_claims(kRoot / "experiments" / "paper_claims.tsv"); }
 
 const akm::Ledger& ledger() {
   static const akm::Ledger l = akm::read_ledger(kRoot / "experiments" / "ledger.toml");
   return l;
 }
 
-bool covers(const std::string& key, const std::string& label) {
-  return label == key || label.rfind(key + "/", 0) == 0;
-}
-
 TEST(LedgerCoverage, TheClaimListIsThere) { EXPECT_GE(paper_claims().size(), 40u); }
 
 TEST(LedgerCoverage, EveryClaimBearingStatementHasAnEntry) {
-  for (const auto& c : paper_claims()) {
-    bool found = false;
-    for (const auto& e : ledger().entries) found = found || covers(c.key, e.label);
-    EXPECT_TRUE(found) << c.env << " " << c.key << " (paper line " << c.line << ") has no ledger entry";
-  }
+  for (const auto& c : akm::uncovered_claims(ledger(), paper_claims()))
+    ADD_FAILURE() << c.env << " " << c.key << " (paper line " << c.line << ") has no ledger entry";
 }
 
 TEST(LedgerCoverage, EntriesNameKnownLabelsInPaperOrder) {
-  const auto claims = paper_claims();
-  int last = 0;
-  for (const auto& e : ledger().entries) {
-    int line = -1;
-    for (const auto& c : claims)
-      if (covers(c.key, e.label)) line = c.line;
-    EXPECT_GE(line, 0) << e.label << " is not a claim-bearing label of the paper (tests/paper_claims.tsv)";
-    EXPECT_GE(line, last) << e.label << " is out of paper order";
-    last = std::max(last, line);
+  EXPECT_NO_THROW(akm::require_known_labels(ledger(), paper_claims()));
+  // The check refuses an unknown label and an entry out of order, naming it.
+  auto bad = ledger();
+  bad.entries.front().label = "thm:nope";
+  try {
+    akm::require_known_labels(bad, paper_claims());
+    ADD_FAILURE() << "an unknown label was accepted";
+  } catch (const akm::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("statement.label = thm:nope"), std::string::npos) << e.what();
   }
+  bad = ledger();
+  std::swap(bad.entries.front(), bad.entries.back());
+  EXPECT_THROW(akm::require_known_labels(bad, paper_claims()), akm::InputError);
 }
 
 TEST(LedgerCoverage, EveryGroupNamesAKnownExperimentAndSelectsChecks) {

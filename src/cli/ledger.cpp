@@ -1,4 +1,4 @@
-// akm ledger [--results DIR] [--ledger FILE] [--statement LABEL] [--no-index] — a verdict per
+// akm ledger [--results DIR] [--ledger FILE] [--claims FILE] [--statement LABEL] [--no-index] — a verdict per
 // statement of the paper from the claim ledger (experiments/ledger.toml) and the checks
 // recorded in DIR/<ID>/summary.json, without running anything: prints them in paper order,
 // writes DIR/ledger.json and refreshes DIR/index.html and DIR/summary.json (report/index.hpp).
@@ -11,6 +11,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/check/ledger.hpp"
+#include "akm/check/paper_claims.hpp"
 #include "akm/report/files.hpp"
 #include "akm/report/index.hpp"
 #include "akm/report/ledger_report.hpp"
@@ -23,6 +24,7 @@ namespace {
 struct LedgerFlags {
   std::string results = "results";
   std::string ledger = std::string(AKM_SOURCE_DIR) + "/experiments/ledger.toml";
+  std::string claims = std::string(AKM_SOURCE_DIR) + "/experiments/paper_claims.tsv";
   std::string statement;
   bool no_index = false;
 };
@@ -53,12 +55,15 @@ const RegisterCommand ledger_cmd(45, "ledger", [](CLI::App& app) -> Plan {
                                            "recorded checks (runs nothing)");
   cmd->add_option("--results", f.results, "results folder to read (and write ledger.json into)")->capture_default_str();
   cmd->add_option("--ledger", f.ledger, "the claim ledger (TOML)")->capture_default_str();
+  cmd->add_option("--claims", f.claims, "the paper's statement list the ledger's labels must belong to")
+      ->capture_default_str();
   cmd->add_option("--statement", f.statement, "print one statement's verdict in full (a ledger label)");
   cmd->add_flag("--no-index", f.no_index, "do not refresh index.html and summary.json");
   Plan plan;
   plan.validate = [st] {
     auto& fl = st->flags;
     st->ledger = read_ledger(fl.ledger);
+    require_known_labels(*st->ledger, read_paper_claims(fl.claims));
     std::error_code ec;
     if (!std::filesystem::is_directory(fl.results, ec))
       throw InputError("--results", fl.results, "an existing results folder (written by akm run / reproduce)");
