@@ -73,7 +73,8 @@ std::vector<std::string> stale_experiments(const nlohmann::json& ledger,
                                            const std::map<std::string, nlohmann::json>& summaries) {
   std::vector<std::string> out;
   const auto recorded = ledger.value("result_hashes", nlohmann::json::object());
-  for (const auto& [id, hash] : result_hashes(summaries).items())
+  const auto current = result_hashes(summaries);
+  for (const auto& [id, hash] : current.items())
     if (!recorded.contains(id) || recorded[id] != hash) out.push_back(id);
   for (const auto& [id, hash] : recorded.items())
     if (!summaries.count(id)) out.push_back(id);
