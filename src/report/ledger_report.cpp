@@ -71,13 +71,12 @@ nlohmann::json result_hashes(const std::map<std::string, nlohmann::json>& summar
 
 std::vector<std::string> stale_experiments(const nlohmann::json& ledger,
                                            const std::map<std::string, nlohmann::json>& summaries) {
-  std::vector<std::string> out;
+  std::vector<std::string> out;  // only the experiments the verdicts were computed from matter
   const auto recorded = ledger.value("result_hashes", nlohmann::json::object());
-  const auto current = result_hashes(summaries);
-  for (const auto& [id, hash] : current.items())
-    if (!recorded.contains(id) || recorded[id] != hash) out.push_back(id);
-  for (const auto& [id, hash] : recorded.items())
-    if (!summaries.count(id)) out.push_back(id);
+  for (const auto& [id, hash] : recorded.items()) {
+    const auto it = summaries.find(id);
+    if (it == summaries.end() || it->second.value("hash", "") != hash) out.push_back(id);
+  }
   return out;
 }
 

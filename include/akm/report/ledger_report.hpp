@@ -27,7 +27,7 @@ nlohmann::json ledger_json(const Ledger& ledger, const std::vector<EntryVerdict>
 
 /// {ID: the `hash` of its summary.json}: which results a ledger.json was computed from.
 nlohmann::json result_hashes(const std::map<std::string, nlohmann::json>& summaries);
-/// The experiments whose results changed (or appeared / vanished) since `ledger` was computed.
+/// The experiments `ledger` was computed from whose results changed or vanished since.
 std::vector<std::string> stale_experiments(const nlohmann::json& ledger,
                                            const std::map<std::string, nlohmann::json>& summaries);
 
