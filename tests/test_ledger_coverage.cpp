@@ -92,6 +92,11 @@ TEST(LedgerReport, StaleVerdictsAreNamed) {
   EXPECT_EQ(akm::stale_experiments(json, rerun), std::vector<std::string>{"T4"});
   EXPECT_NE(akm::ledger_index_html(json, {"T4"}).find("computed before T4 ran again"), std::string::npos);
   EXPECT_EQ(json.at("statements").size(), ledger().entries.size());
+  // An experiment's page lists the statements its checks decide, and only those.
+  const auto t13 = akm::ledger_claim_html(json, "T13");
+  EXPECT_NE(t13.find("cor:mup-base-lr/ak-adamw"), std::string::npos);
+  EXPECT_EQ(t13.find("thm:fixedpoint"), std::string::npos);
+  EXPECT_EQ(akm::ledger_claim_html(json, "E1"), "");  // no entry names E1 (a mean-square extension)
 }
 
 }  // namespace

@@ -284,11 +284,13 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
   auto summary = root_summary(exps);
   // The ledger's verdict per statement (`akm ledger`), when results/ledger.json exists.
   nlohmann::json ledger;
+  std::vector<std::string> stale;
   if (std::error_code lec; fs::is_regular_file(root / "ledger.json", lec)) {
     ledger = nlohmann::json::parse(read_text(root / "ledger.json"));
     std::map<std::string, nlohmann::json> current;
     for (const auto& e : exps) current[e.id] = e.summary;
-    summary["statements_stale"] = stale_experiments(ledger, current);  // re-run since `akm ledger`
+    stale = stale_experiments(ledger, current);  // re-run since `akm ledger`
+    summary["statements_stale"] = stale;
     summary["statements"] = nlohmann::json::array();
     for (const auto& st : ledger.at("statements"))
       summary["statements"].push_back({{"label", st.at("label")}, {"verdict", st.at("verdict")},
@@ -303,6 +305,7 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
     page.katex = katex;
     // The notebook link from inside the folder: one level deeper than index.html's.
     if (!e.notebook.empty()) page.notebook = "../" + e.notebook;  // relative to index.html
+    if (ledger.is_object()) page.ledger_html = ledger_claim_html(ledger, e.id, stale);
     write_file_atomic(root / e.folder / "index.html", claim_page_html(page));
   }
   write_file_atomic(root / "summary.json", summary.dump(2) + "\n");

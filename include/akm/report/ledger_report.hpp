@@ -38,4 +38,9 @@ std::string ledger_table_text(const nlohmann::json& ledger);
 /// `stale`: experiments re-run since (the table then says so and names them).
 std::string ledger_index_html(const nlohmann::json& ledger, const std::vector<std::string>& stale = {});
 
+/// An experiment page's section: the ledger statements whose groups name experiment `id`, each
+/// with its verdict and the outcome of those groups ("" when the ledger names it nowhere).
+std::string ledger_claim_html(const nlohmann::json& ledger, const std::string& id,
+                              const std::vector<std::string>& stale = {});
+
 }  // namespace akm
