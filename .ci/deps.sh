@@ -15,6 +15,7 @@ pkgs=(build-essential cmake git pkg-config
       libcpp-httplib-dev            # akm explore (local server)
       libjs-katex                   # the report's math, rendered offline (copied into results/katex)
       doxygen                       # the API reference (target docs, ctest docs_api)
+      libtomlplusplus-dev           # the claim ledger, experiments/ledger.toml (src/check/ledger.cpp)
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 missing=()
 for p in "${pkgs[@]}"; do

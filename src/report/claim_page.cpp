@@ -143,6 +143,7 @@ std::string claim_page_html(const ClaimPage& p) {
                        escape(string_or(s["status"], "reason", "")));
     out += resolution_html(s["status"]);
   }
+  out += p.ledger_html;
   out += "<h2>The claim</h2>\n";
   if (!string_or(s, "claim", "").empty())
     out += "<p class=\"nomath\">" + escape(string_or(s, "claim", "")) + "</p>\n";

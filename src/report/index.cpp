@@ -29,6 +29,7 @@
 #include "akm/report/claim_page.hpp"
 #include "akm/report/html.hpp"
 #include "akm/report/katex.hpp"
+#include "akm/report/ledger_report.hpp"
 #include "akm/report/notebook.hpp"
 
 namespace akm {
@@ -229,7 +230,7 @@ std::string index_row(const Experiment& e) {
       e.n_checks, e.n_failed == 0 ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>");
 }
 
-std::string index_html(const std::vector<Experiment>& exps, bool katex) {
+std::string index_html(const std::vector<Experiment>& exps, bool katex, const nlohmann::json& ledger) {
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<title>akm results: AK-Momentum's claims against simulation</title>\n";
@@ -243,6 +244,11 @@ std::string index_html(const std::vector<Experiment>& exps, bool katex) {
          "<th>checks</th></tr>\n";
   for (const auto& e : exps) out += index_row(e);
   out += "</table>\n";
+  if (ledger.is_object()) {  // `akm ledger` wrote root/ledger.json
+    std::map<std::string, nlohmann::json> summaries;
+    for (const auto& e : exps) summaries[e.id] = e.summary;
+    out += ledger_index_html(ledger, stale_experiments(ledger, summaries));
+  }
   out += "<p class=\"note\">A status is decided by the checks with power (docs/statistics.md, <i>Claim statuses</i>): "
          "SUPPORTED needs every evidence check to pass and at least one to discriminate; a pass "
          "without power is INCONCLUSIVE. Explore the (η, β, α) maps live: run <code>akm explore</code> "
@@ -275,7 +281,21 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
     e.notebook = html::url_path(
         fs::relative(fs::absolute(nb), fs::absolute(root)).lexically_normal().generic_string());
   }
-  const auto summary = root_summary(exps);
+  auto summary = root_summary(exps);
+  // The ledger's verdict per statement (`akm ledger`), when results/ledger.json exists.
+  nlohmann::json ledger;
+  std::vector<std::string> stale;
+  if (std::error_code lec; fs::is_regular_file(root / "ledger.json", lec)) {
+    ledger = nlohmann::json::parse(read_text(root / "ledger.json"));
+    std::map<std::string, nlohmann::json> current;
+    for (const auto& e : exps) current[e.id] = e.summary;
+    stale = stale_experiments(ledger, current);  // re-run since `akm ledger`
+    summary["statements_stale"] = stale;
+    summary["statements"] = nlohmann::json::array();
+    for (const auto& st : ledger.at("statements"))
+      summary["statements"].push_back({{"label", st.at("label")}, {"verdict", st.at("verdict")},
+                                       {"experiments", st.at("experiments")}});
+  }
   const bool katex = copy_katex(root);
   for (const auto& e : exps) {
     ClaimPage page;
@@ -285,10 +305,11 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
     page.katex = katex;
     // The notebook link from inside the folder: one level deeper than index.html's.
     if (!e.notebook.empty()) page.notebook = "../" + e.notebook;  // relative to index.html
+    if (ledger.is_object()) page.ledger_html = ledger_claim_html(ledger, e.id, stale);
     write_file_atomic(root / e.folder / "index.html", claim_page_html(page));
   }
   write_file_atomic(root / "summary.json", summary.dump(2) + "\n");
-  write_file_atomic(root / "index.html", index_html(exps, katex));
+  write_file_atomic(root / "index.html", index_html(exps, katex, ledger));
 }
 
 }  // namespace akm

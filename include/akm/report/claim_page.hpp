@@ -24,6 +24,7 @@ struct ClaimPage {
   std::vector<std::string> data;     ///< CSV files of the folder
   std::string notebook;              ///< href relative to the page ("" when none)
   bool katex = false;                ///< ../katex/ holds KaTeX
+  std::string ledger_html;           ///< the ledger's statements this experiment decides ("" if none)
 };
 
 /// The page's HTML. Links are relative (the folder opens from disk and can move).

@@ -1,0 +1,80 @@
+// ledger — the claim ledger (experiments/ledger.toml): one entry per testable statement of the
+// paper, keyed by its label (a sub-key names a part: "cor:mup-base-lr/ak-adamw"), written
+// before the runs. An entry names the experiment checks that test it (check-name patterns and
+// the rival each check must rule out), the statement's kind, the rival, the effect or margin
+// and why, the decision rule and the regime covered; a corrected statement also carries the
+// corrected text and the checks that reject the text as written. The verdict rules are in
+// check/ledger_verdict.hpp; the floors they use are the ledger's [rules] header.
+#pragma once
+#include <filesystem>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace akm {
+
+/// The decision floors of the ledger's [rules] header.
+struct LedgerRules {
+  double power_floor = 0.9;         ///< a check discriminates at power ≥ this against the rival
+  double design_power_floor = 0.8;  ///< below this best power, INCONCLUSIVE by design
+  double assurance_floor = 0.8;     ///< an equivalence design below this: INCONCLUSIVE by design
+};
+
+enum class StatementKind {
+  Algebraic,  ///< an identity or inequality: exact and deterministic checks are evidence
+  Theorem,    ///< a predicted quantity: only statistical checks with power are evidence
+  Empirical,  ///< a training-time claim on a small proxy (a failure: NOT REPRODUCED AT THIS SCALE)
+  Finding,    ///< a measurement with no pass rule (REPORTED)
+};
+
+/// One part or regime of a statement and the checks that cover it.
+struct LedgerGroup {
+  std::string part;        ///< which part / regime of the statement
+  std::string experiment;  ///< experiment ID (T1 … R2)
+  std::vector<std::string> checks;  ///< check-name patterns ('*' any run, '?' one character)
+  std::string rival;       ///< the recorded alternative_label the checks must rule out
+  double rival_value = std::numeric_limits<double>::quiet_NaN();  ///< or a declared rival value
+  double effect = std::numeric_limits<double>::quiet_NaN();       ///< or a declared relative effect
+  std::string reason;      ///< why that rival value or effect (required with either)
+  double predicted_min = -std::numeric_limits<double>::infinity();  ///< keep checks whose
+  double predicted_max = std::numeric_limits<double>::infinity();   ///< prediction is in range
+  std::string assurance;   ///< JSON pointer into params: the equivalence design's assurance
+  // A refutation from recorded departures (params) instead of checks: the objects of the
+  // array at `param` whose `param_filter` ("field=value") holds, compared by |param_z|
+  // against the experiment's family z.
+  std::string param, param_filter, param_z;
+};
+
+struct LedgerEntry {
+  std::string label;  ///< paper label, optionally "/part"
+  StatementKind kind = StatementKind::Theorem;
+  std::string statement, regime, rival, margin, decision;
+  std::string corrected;     ///< the corrected statement (its evidence: `evidence`)
+  std::string not_testable;  ///< why it cannot be tested here (verdict NOT TESTABLE HERE)
+  std::string not_tested;    ///< why no experiment tests it yet (verdict NOT TESTED YET)
+  std::string note;
+  std::vector<LedgerGroup> evidence;  ///< supports the statement (or its corrected text)
+  std::vector<LedgerGroup> refute;    ///< rejects the statement as written (corrected entries)
+  std::vector<std::string> findings;  ///< patterns of the experiments' findings to report
+  /// The base label (before any '/').
+  std::string base_label() const;
+  /// Every experiment ID the entry names, in order of first mention.
+  std::vector<std::string> experiments() const;
+};
+
+struct Ledger {
+  LedgerRules rules;
+  std::vector<LedgerEntry> entries;
+};
+
+std::string to_string(StatementKind k);
+
+/// Parses ledger TOML; InputError names the offending key, its value and the valid range.
+Ledger parse_ledger(const std::string& text, const std::string& source = "ledger");
+/// Reads and parses a ledger file (InputError when it cannot be read).
+Ledger read_ledger(const std::filesystem::path& file);
+
+/// Shell-style match of a whole name: '*' any run (also empty), '?' one character (UTF-8 aware).
+bool glob_match(const std::string& pattern, const std::string& name);
+
+}  // namespace akm

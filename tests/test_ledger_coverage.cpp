@@ -1,0 +1,102 @@
+// The claim ledger against the paper and the committed results: every claim-bearing statement
+// of the paper (experiments/paper_claims.tsv, generated from the paper by tests/paper_claims.py) has
+// an entry, entries follow paper order and name known labels and experiments, and every group
+// of checks selects recorded checks in results/. The verdicts the ledger exists to state for
+// the committed results are pinned at the end.
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "akm/check/ledger.hpp"
+#include "akm/base/errors.hpp"
+#include "akm/check/ledger_verdict.hpp"
+#include "akm/check/paper_claims.hpp"
+#include "akm/report/ledger_report.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+const fs::path kRoot = fs::path(AKM_TESTS_DIR) / "..";
+
+std::vector<akm::PaperClaim> paper_claims() { return akm::read_paper_claims(kRoot / "experiments" / "paper_claims.tsv"); }
+
+const akm::Ledger& ledger() {
+  static const akm::Ledger l = akm::read_ledger(kRoot / "experiments" / "ledger.toml");
+  return l;
+}
+
+TEST(LedgerCoverage, TheClaimListIsThere) { EXPECT_GE(paper_claims().size(), 40u); }
+
+TEST(LedgerCoverage, EveryClaimBearingStatementHasAnEntry) {
+  for (const auto& c : akm::uncovered_claims(ledger(), paper_claims()))
+    ADD_FAILURE() << c.env << " " << c.key << " (paper line " << c.line << ") has no ledger entry";
+}
+
+TEST(LedgerCoverage, EntriesNameKnownLabelsInPaperOrder) {
+  EXPECT_NO_THROW(akm::require_known_labels(ledger(), paper_claims()));
+  // The check refuses an unknown label and an entry out of order, naming it.
+  auto bad = ledger();
+  bad.entries.front().label = "thm:nope";
+  try {
+    akm::require_known_labels(bad, paper_claims());
+    ADD_FAILURE() << "an unknown label was accepted";
+  } catch (const akm::InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("statement.label = thm:nope"), std::string::npos) << e.what();
+  }
+  bad = ledger();
+  std::swap(bad.entries.front(), bad.entries.back());
+  EXPECT_THROW(akm::require_known_labels(bad, paper_claims()), akm::InputError);
+}
+
+TEST(LedgerCoverage, EveryGroupNamesAKnownExperimentAndSelectsChecks) {
+  const auto summaries = akm::load_ledger_summaries(kRoot / "results", ledger());
+  for (const auto& e : ledger().entries)
+    for (const auto* groups : {&e.evidence, &e.refute})
+      for (const auto& g : *groups) {
+        ASSERT_TRUE(summaries.count(g.experiment))
+            << e.label << ": experiment " << g.experiment << " has no results/" << g.experiment << "/summary.json";
+        const auto r = akm::evaluate_group(g, e.kind, ledger().rules, summaries.at(g.experiment));
+        EXPECT_GT(r.selected, 0) << e.label << " [" << g.experiment << " " << g.part << "] " << r.detail;
+        EXPECT_NE(r.outcome, akm::GroupOutcome::Empty) << e.label << " [" << g.part << "]";
+      }
+}
+
+TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
+  const auto verdicts = akm::ledger_verdicts(ledger(), akm::load_ledger_summaries(kRoot / "results", ledger()));
+  std::map<std::string, akm::LedgerStatus> by_label;
+  for (const auto& v : verdicts) by_label[v.label] = v.status;
+  using S = akm::LedgerStatus;
+  for (const char* corrected : {"par:fixed-point/coincide-iff", "eq:iter-matrices/ema-row",
+                                "thm:unconditional-stability/raw-requires", "app:scope/transport-any-data"})
+    EXPECT_EQ(by_label.at(corrected), S::Corrected) << corrected;
+  EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-adamw"), S::Contradicted);
+  EXPECT_EQ(by_label.at("thm:mup-eta/eta-constant"), S::Supported);
+  EXPECT_EQ(by_label.at("tab:eta-sweep"), S::Inconclusive);  // assurance 0 by design
+  EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-sgd"), S::NotTestedYet);
+}
+
+}  // namespace
+
+namespace {
+
+// ledger.json remembers the results it was computed from; the index flags a re-run since.
+TEST(LedgerReport, StaleVerdictsAreNamed) {
+  const auto summaries = akm::load_ledger_summaries(kRoot / "results", ledger());
+  const auto json = akm::ledger_json(ledger(), akm::ledger_verdicts(ledger(), summaries), summaries);
+  EXPECT_TRUE(akm::stale_experiments(json, summaries).empty());
+  auto rerun = summaries;
+  rerun.at("T4")["hash"] = "0000000000000000";
+  EXPECT_EQ(akm::stale_experiments(json, rerun), std::vector<std::string>{"T4"});
+  EXPECT_NE(akm::ledger_index_html(json, {"T4"}).find("computed before T4 ran again"), std::string::npos);
+  EXPECT_EQ(json.at("statements").size(), ledger().entries.size());
+  // An experiment's page lists the statements its checks decide, and only those.
+  const auto t13 = akm::ledger_claim_html(json, "T13");
+  EXPECT_NE(t13.find("cor:mup-base-lr/ak-adamw"), std::string::npos);
+  EXPECT_EQ(t13.find("thm:fixedpoint"), std::string::npos);
+  EXPECT_EQ(akm::ledger_claim_html(json, "E1"), "");  // no entry names E1 (a mean-square extension)
+}
+
+}  // namespace
