@@ -6,6 +6,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -14,6 +15,7 @@
 #include "akm/report/report.hpp"
 #include "akm/experiments/result_hash.hpp"
 #include "command.hpp"
+#include "ledger_step.hpp"
 #include "notebooks_step.hpp"
 #include "expectations.hpp"
 #include "akm/base/progress.hpp"
@@ -177,6 +179,7 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
 struct ReproduceState : RunState {
   std::string notebooks;
   std::filesystem::path nb_dir;
+  std::optional<Ledger> ledger;  ///< read before any work: a malformed ledger is refused first
 };
 
 const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
@@ -193,9 +196,13 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
             load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
             st->nb_dir = notebook_dir(st->opts, st->notebooks);  // validated before any work
+            st->ledger = shipped_ledger();
           },
           [st] {
             const int rc = run_many(st->chosen, st->opts, st->resume, st->expected());
+            // A verdict per statement of the paper from the checks just recorded, before the
+            // report is written, so that its index shows them (docs/ledger.md).
+            ledger_step(*st->ledger, st->opts.out_root, std::cout);
             if (dist::root()) export_notebooks_and_report(st->opts, st->nb_dir);
             return rc;
           }};

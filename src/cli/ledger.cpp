@@ -17,8 +17,24 @@
 #include "akm/report/ledger_report.hpp"
 #include "akm/sim/dist.hpp"
 #include "command.hpp"
+#include "ledger_step.hpp"
 
 namespace akm::cli {
+
+Ledger shipped_ledger() {
+  Ledger l = read_ledger(std::string(AKM_SOURCE_DIR) + "/experiments/ledger.toml");
+  require_known_labels(l, read_paper_claims(std::string(AKM_SOURCE_DIR) + "/experiments/paper_claims.tsv"));
+  return l;
+}
+
+nlohmann::json ledger_step(const Ledger& ledger, const std::filesystem::path& results, std::ostream& out) {
+  const auto summaries = load_ledger_summaries(results.string(), ledger);
+  auto json = ledger_json(ledger, ledger_verdicts(ledger, summaries), summaries);
+  out << ledger_table_text(json);
+  if (dist::root()) write_file_atomic(results / "ledger.json", json.dump(2) + "\n");
+  return json;
+}
+
 namespace {
 
 struct LedgerFlags {
@@ -79,17 +95,15 @@ const RegisterCommand ledger_cmd(45, "ledger", [](CLI::App& app) -> Plan {
   plan.run = [st] {
     const auto& fl = st->flags;
     const Ledger& ledger = *st->ledger;
-    const auto summaries = load_ledger_summaries(fl.results, ledger);
-    const auto json = ledger_json(ledger, ledger_verdicts(ledger, summaries), summaries);
     if (!fl.statement.empty()) {
+      const auto summaries = load_ledger_summaries(fl.results, ledger);
+      const auto json = ledger_json(ledger, ledger_verdicts(ledger, summaries), summaries);
       for (const auto& s : json.at("statements"))
         if (s.at("label") == fl.statement) print_statement(s);
       return 0;
     }
-    std::cout << ledger_table_text(json);
-    if (!dist::root()) return 0;  // under mpirun: rank 0 alone writes
-    write_file_atomic(std::filesystem::path(fl.results) / "ledger.json", json.dump(2) + "\n");
-    if (!fl.no_index) write_report(fl.results);
+    ledger_step(ledger, fl.results, std::cout);
+    if (dist::root() && !fl.no_index) write_report(fl.results);  // under mpirun: rank 0 alone writes
     return 0;
   };
   return plan;
