@@ -1,0 +1,27 @@
+// phase_map/emulated — W3 on the emulated CUDA backend: the kernel's row body (trial.hpp)
+// over the kernel's grid, on the host (docs/cuda.md).
+#include "akm/sim/cuda_emulated.hpp"
+
+#include "../../cuda/emulate.hpp"
+#include "../../cuda/host.hpp"
+#include "host.hpp"
+
+namespace akm::cuda::emulated {
+
+wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads) {
+  using namespace w3_detail;
+  require_size(w.n);
+  const Args a = args(w, seed);
+  const Grid g = grid_per_item(a.rows, kThreadsPerBlock);
+  const auto sl = detail::sqrt_power_f(w.n, true);
+  wl::Observations o;
+  o.trials = a.rows;
+  o.n_obs = 1;
+  o.values.assign(std::size_t(a.rows), 0.0);
+  detail::emulate_grid(g, threads, [&](long long row) {
+    o.values[std::size_t(row)] = w.n == 32 ? row_value<32>(sl.data(), a, row) : row_value<64>(sl.data(), a, row);
+  });
+  return o;
+}
+
+}  // namespace akm::cuda::emulated
