@@ -1,0 +1,148 @@
+// The CUDA backend's trial bodies (src/sim/ops/<op>/trial.hpp), run on the host by the
+// emulated backend (akm/sim/cuda_emulated.hpp) over the kernels' grids and seeds, held to each
+// op's plain reference; see docs/cuda.md for what this does and does not verify.
+//
+// Rounding bounds: the emulated float ops run the float CPU engine's error model
+// (tests/test_engine.cpp): a length-n sum off by ≤ c·n·ε₃₂ relative, the float normals (the
+// double ones' uniforms rounded to float, then float Box–Muller) off by ≤ 4e-4, per step, so
+// T·(c·n·ε₃₂ + 4e-4) after T steps, twice that for energies (squares). The block sums of W2
+// are a reordered length-n sum, inside c·n·ε. W4 is a GEMM with inner length N: ≤ c·N·ε₃₂.
+// `phase --measure` is double with the normals bit for bit akm::Stream's, inside
+// tests/test_phase_engine.cpp's bound. The fit moments use tests/test_simulate.cpp's model.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "akm/base/errors.hpp"
+#include "akm/random/random.hpp"
+#include "akm/sim/cuda_emulated.hpp"
+#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/workloads.hpp"
+#include "rounding_bounds.hpp"
+
+using namespace akm;
+using namespace akm_test;
+namespace emu = akm::cuda::emulated;
+
+TEST(CudaEmulated, W1MatchesReference) {
+  wl::W1 w;
+  w.trials = 131;  // one full block of 128 and a tail of 3
+  w.steps = 100;
+  for (int n : {32, 64}) {
+    w.n = n;
+    const auto ref = wl::w1_reference(w, 42, 2);
+    const auto e = emu::w1(w, 42, 2);
+    ASSERT_EQ(e.values.size(), ref.values.size());
+    EXPECT_LE(max_rel_diff(ref, e, 0, w.n), w.steps * (kC * w.n * kEps32 + 4e-4)) << "n = " << n;
+    EXPECT_EQ(e.values, emu::w1(w, 42, 1).values);  // host threads change nothing
+  }
+  w.n = 48;
+  EXPECT_THROW(emu::w1(w, 42, 1), InputError);
+}
+
+TEST(CudaEmulated, W2MatchesReference) {
+  wl::W2 w;
+  w.n = 64;  // two warps: the block sum's warp order is exercised
+  w.trials = 3;
+  w.steps = 60;
+  const auto ref = wl::w2_reference(w, 9, 2);
+  const auto e = emu::w2(w, 9, 2);
+  ASSERT_EQ(e.values.size(), ref.values.size());
+  EXPECT_LE(max_rel_diff(ref, e, 0, w.n_obs()), 2 * w.steps * (kC * w.n * kEps32 + 4e-4));
+  EXPECT_EQ(e.values, emu::w2(w, 9, 1).values);
+  wl::W2 bad = w;
+  bad.m = 5;
+  EXPECT_THROW(emu::w2(bad, 9, 1), InputError);
+  for (int n : {0, 48, 2048}) {
+    bad = w;
+    bad.n = n;
+    EXPECT_THROW(emu::w2(bad, 9, 1), InputError) << "n = " << n;
+  }
+}
+
+TEST(CudaEmulated, W3MatchesReference) {
+  wl::W3 w;
+  w.n_eta = w.n_beta = 3;
+  w.trials = 5;
+  w.steps = 150;
+  const auto ref = wl::w3_reference(w, 5, 2);
+  const auto e = emu::w3(w, 5, 2);
+  ASSERT_EQ(e.values.size(), ref.values.size());
+  for (long long r = 0; r < ref.trials; ++r)
+    EXPECT_NEAR(e.at(r, 0), ref.at(r, 0), 2 * (kC * w.n * kEps32 + 4e-4)) << "row " << r;
+  w.n = 16;
+  EXPECT_THROW(emu::w3(w, 5, 1), InputError);
+}
+
+TEST(CudaEmulated, W4MatchesReferenceBothOrders) {
+  wl::W4 w;
+  w.m = 48;
+  w.n = 80;
+  w.batch = 256;
+  Mat M0, D, X;
+  wl::w4_data(w, 3, M0, D, X);
+  const auto ref = wl::w4_reference(w, M0, D, X);
+  const auto e = emu::w4(w, M0, D, X);
+  const double scale = ref.gram.norm();
+  EXPECT_LE((e.gram - ref.gram).norm() / scale, kC * w.batch * kEps32);
+  EXPECT_LE((e.through_n - ref.through_n).norm() / scale, kC * w.batch * kEps32);
+}
+
+TEST(CudaEmulated, FitMatchesReferenceInEveryBatching) {
+  wl::Fit w;
+  for (int i = 0; i < 8; ++i) w.lambda.push_back(i < 2 ? 2.0 : 0.5);
+  w.alpha = 0.05;
+  w.trials = 24;
+  w.groups = 6;
+  w.steps = 120;
+  for (bool normalized : {true, false}) {
+    w.normalized = normalized;
+    w.eta = normalized ? 0.5 : 0.1;
+    const auto ref = wl::fit_reference(w, 7, 2);
+    const auto e = emu::fit(w, 7, 2);
+    ASSERT_EQ(e.values.size(), ref.values.size());
+    EXPECT_LE(fit_worst_ratio(w, ref, e, kC * w.n() * kEps32 + 4e-4), 1.0) << normalized;
+    // Batches of 5 trials (the last one 4): the trials' numbers and the group sums' order
+    // do not depend on the batching.
+    const std::size_t per_trial = std::size_t(w.n()) * (5 * sizeof(float) + 16 * sizeof(double));
+    EXPECT_EQ(emu::fit(w, 7, 1, 5 * per_trial).values, e.values);
+  }
+}
+
+TEST(CudaEmulated, PhaseTrialsMatchReferenceTrialByTrial) {
+  const int n = 8;
+  Vec sl(n);
+  for (int i = 0; i < n; ++i) sl[i] = std::sqrt(1.0 / (i + 1.0));
+  const std::vector<double> sl_v(sl.data(), sl.data() + n);
+  struct Case {
+    Key key;
+    double ar;
+  };
+  for (const Case c : {Case{Key::normalized, 0.0}, Case{Key::normalized, 0.6}, Case{Key::raw, 0.5}}) {
+    phase::MeasureOptions o;
+    o.key = c.key;
+    o.ar_rho = c.ar;
+    o.trials = 20;
+    o.steps = 60;
+    o.threads = 2;
+    const double eta = c.key == Key::raw ? 0.02 : 0.5;
+    const std::vector<phase::PointPlan> plan{{eta, 0.9, 0, 10, 99}, {eta, 0.5, 3, 4, 1234}};
+    const auto e = emu::phase_trials(sl_v, o, plan);
+    ASSERT_EQ(e.size(), plan.size() * std::size_t(o.trials));
+    for (std::size_t p = 0; p < plan.size(); ++p) {
+      // tests/test_phase_engine.cpp's per-step error δ (factors of norm ≤ 1: errors never grow).
+      const double kn = c.key == Key::normalized ? 1.0 : (1.0 + plan[p].beta) / plan[p].eta;
+      const double dl = (kC * n + 160.0 / (1.0 - c.ar)) * kEps64 * (1.0 + plan[p].beta + plan[p].eta * kn);
+      for (long long r = 0; r < o.trials; ++r) {
+        Stream keys(plan[p].seed, std::uint64_t(r), Purpose::keys);
+        const auto ref = phase::measure_trial(sl, o, plan[p].beta, plan[p].eta, plan[p].direction, plan[p].lag, keys);
+        const auto& t = e[p * std::size_t(o.trials) + std::size_t(r)];
+        EXPECT_NEAR(t.projection, ref.projection, plan[p].lag * dl * std::sqrt(double(n))) << p << "/" << r;
+        const double vT = std::exp(ref.log_growth / 2);
+        EXPECT_NEAR(t.log_growth, ref.log_growth, 2.0 * o.steps * dl / vT) << p << "/" << r;
+        EXPECT_EQ(t.diverged, ref.diverged) << p << "/" << r;
+      }
+    }
+  }
+}
