@@ -1,8 +1,8 @@
 // stream_hd — akm::Stream (akm/random/random.hpp) written once for the host and the CUDA
 // device: Philox4x32-10 keyed by the seed, counter {block, purpose, trial low, trial high},
 // two 64-bit words per block; u = k·2⁻⁵³ with k = bits>>11 (k = 0 redrawn); Box–Muller
-// pairs, cos first, the sin one cached. src/random/random.cpp draws its words and uniforms
-// through these functions, so the host stream and the device stream are one piece of code.
+// pairs, cos first, the sin one cached. akm::Stream (src/random/random.cpp) draws its words,
+// uniforms and normals through the same functions: the host and device streams are one code.
 //
 // Stream<double> is akm::Stream bit for bit on the host. Stream<float> is the float transform
 // of the CUDA kernels: the uniform k·2⁻⁵³ rounded to float (float(k) is round-to-nearest
@@ -32,10 +32,9 @@ AKM_HD inline void philox_start(PhiloxCtr& ctr, PhiloxKey& key, std::uint64_t se
 
 /// The next 64 random bits: words {0,1} then {2,3} of a block, then the next block
 /// (2³² blocks per stream before the index wraps).
-AKM_HD inline std::uint64_t philox_next(PhiloxCtr& ctr, const PhiloxKey& key, PhiloxCtr& out,
-                                        int& next_word) {
+AKM_HD inline std::uint64_t philox_next(const r123::Philox4x32& gen, PhiloxCtr& ctr, const PhiloxKey& key,
+                                        PhiloxCtr& out, int& next_word) {
   if (next_word > 2) {
-    r123::Philox4x32 gen;
     out = gen(ctr, key);
     ++ctr[0];
     next_word = 0;
@@ -45,10 +44,30 @@ AKM_HD inline std::uint64_t philox_next(PhiloxCtr& ctr, const PhiloxKey& key, Ph
   return (hi << 32) | lo;
 }
 
-/// k·2⁻⁵³ in T for k = bits>>11 ∈ 1..2⁵³−1 (exact in double; float(k) rounds to nearest).
-template <class T>
-AKM_HD inline T unit_from_k(std::uint64_t k) {
-  return static_cast<T>(k) * static_cast<T>(1.1102230246251565e-16);  // 2⁻⁵³
+/// Uniform on (0, 1): k·2⁻⁵³ for k = bits>>11, k = 0 redrawn (probability 2⁻⁵³) so log u is
+/// finite; exact in double, float(k) rounds to nearest (the power-of-two scale is exact).
+template <class T, class Bits>
+AKM_HD inline T uniform_open(Bits&& bits) {
+  for (;;) {
+    const std::uint64_t k = bits() >> 11;
+    if (k != 0) return static_cast<T>(k) * static_cast<T>(1.1102230246251565e-16);  // 2⁻⁵³
+  }
+}
+
+/// Standard normal by the exact Box–Muller transform: r·cos θ now, r·sin θ cached in `spare`.
+template <class T, class Uniform>
+AKM_HD inline T box_muller(Uniform&& uniform, bool& has_spare, T& spare) {
+  if (has_spare) {
+    has_spare = false;
+    return spare;
+  }
+  const T r = sqrt_(T(-2) * log_(uniform()));
+  const T theta = static_cast<T>(6.283185307179586476925) * uniform();
+  T s, c;
+  sincos_(theta, &s, &c);
+  spare = r * s;
+  has_spare = true;
+  return r * c;
 }
 
 template <class T>
@@ -69,27 +88,14 @@ struct Stream {
     next_word = 4;
     has_spare = false;
   }
-  AKM_HD std::uint64_t bits() { return philox_next(ctr, key, out, next_word); }
+  AKM_HD std::uint64_t bits() { return philox_next(r123::Philox4x32{}, ctr, key, out, next_word); }
   /// Uniform on (0, 1).
   AKM_HD T uniform() {
-    for (;;) {
-      const std::uint64_t k = bits() >> 11;
-      if (k != 0) return unit_from_k<T>(k);
-    }
+    return uniform_open<T>([this] { return bits(); });
   }
-  /// Standard normal, exact Box–Muller: r·cos θ now, r·sin θ next call.
+  /// Standard normal.
   AKM_HD T normal() {
-    if (has_spare) {
-      has_spare = false;
-      return spare;
-    }
-    const T r = sqrt_(T(-2) * log_(uniform()));
-    const T theta = static_cast<T>(6.283185307179586476925) * uniform();
-    T s, c;
-    sincos_(theta, &s, &c);
-    spare = r * s;
-    has_spare = true;
-    return r * c;
+    return box_muller<T>([this] { return uniform(); }, has_spare, spare);
   }
 };
 
