@@ -1,10 +1,11 @@
-// Rounding-bound helpers shared by the tests that hold a fast path (the CPU engine, the CUDA
+// Rounding-bound helpers (and the W4 case) shared by the tests that hold a fast path (the CPU engine, the CUDA
 // backend or its emulation) to a plain reference: the model is stated in tests/test_engine.cpp
 // (sums: ≤ c·n·ε relative; float normals: ≤ 4e-4) and tests/test_simulate.cpp (fit moments).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "akm/sim/workloads.hpp"
 
@@ -46,6 +47,20 @@ inline double fit_worst_ratio(const akm::wl::Fit& w, const akm::wl::Observations
         }
     }
   return worst;
+}
+
+// A W4 case: sizes m×n, batch N, and the data of wl::w4_data(seed).
+struct W4Case {
+  akm::wl::W4 w;
+  akm::Mat M0, D, X;
+};
+inline W4Case w4_case(int m, int n, int batch, std::uint64_t seed) {
+  W4Case c;
+  c.w.m = m;
+  c.w.n = n;
+  c.w.batch = batch;
+  akm::wl::w4_data(c.w, seed, c.M0, c.D, c.X);
+  return c;
 }
 
 }  // namespace akm_test

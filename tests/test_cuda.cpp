@@ -97,19 +97,19 @@ TEST(Cuda, W3MatchesCpuFloat) {
     EXPECT_NEAR(cpu.at(r, 0), gpu.at(r, 0), 2 * (kC * w.n * kEps32 + 4e-4)) << "row " << r;
 }
 
-TEST(Cuda, W4MatchesCpuFloatBothOrders) {
+TEST(Cuda, W4MatchesCpuAndEmulationBothOrders) {
   REQUIRE_GPU();
-  wl::W4 w;
-  w.m = 64;
-  w.n = 96;
-  w.batch = 512;
-  Mat M0, D, X;
-  wl::w4_data(w, 8, M0, D, X);
+  const auto [w, M0, D, X] = akm_test::w4_case(64, 96, 512, 8);
   const auto cpu = engine::w4(w, M0, D, X, 2, engine::Precision::f64);
   const auto gpu = cuda::w4(w, M0, D, X);
+  // Against the emulation too (plan.hpp on a host GEMM): cuBLAS's summation order is its
+  // own, so the same GEMM bound c·N·ε₃₂ of tests/test_engine.cpp.
+  const auto emu = cuda::emulated::w4(w, M0, D, X);
   const double s = cpu.gram.norm();
-  EXPECT_LE((gpu.gram - cpu.gram).norm() / s, kC * w.batch * kEps32);
-  EXPECT_LE((gpu.through_n - cpu.through_n).norm() / s, kC * w.batch * kEps32);
+  for (const auto* other : {&cpu, &emu}) {
+    EXPECT_LE((gpu.gram - other->gram).norm() / s, kC * w.batch * kEps32);
+    EXPECT_LE((gpu.through_n - other->through_n).norm() / s, kC * w.batch * kEps32);
+  }
 }
 
 // The device against its emulation (tests/test_cuda_emulated.cpp): the same trial bodies, the
@@ -140,21 +140,6 @@ TEST(Cuda, DeviceMatchesEmulationW1W2W3) {
   w3.steps = 200;
   const auto e3 = cuda::emulated::w3(w3, 8, 2), g3 = cuda::w3(w3, 8);
   for (long long r = 0; r < e3.trials; ++r) EXPECT_NEAR(e3.at(r, 0), g3.at(r, 0), 2 * dev_step(w3.n)) << "row " << r;
-}
-
-TEST(Cuda, DeviceMatchesEmulationW4) {
-  REQUIRE_GPU();
-  wl::W4 w;
-  w.m = 64;
-  w.n = 96;
-  w.batch = 512;
-  Mat M0, D, X;
-  wl::w4_data(w, 8, M0, D, X);
-  // cuBLAS's summation order is its own: the GEMM bound c·N·ε₃₂ of tests/test_engine.cpp.
-  const auto e = cuda::emulated::w4(w, M0, D, X), g = cuda::w4(w, M0, D, X);
-  const double s = e.gram.norm();
-  EXPECT_LE((g.gram - e.gram).norm() / s, kC * w.batch * kEps32);
-  EXPECT_LE((g.through_n - e.through_n).norm() / s, kC * w.batch * kEps32);
 }
 
 TEST(Cuda, DeviceMatchesEmulationFitAndPhase) {

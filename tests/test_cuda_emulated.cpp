@@ -118,12 +118,7 @@ TEST(CudaEmulated, W3MatchesReference) {
 }
 
 TEST(CudaEmulated, W4MatchesReferenceBothOrders) {
-  wl::W4 w;
-  w.m = 48;
-  w.n = 80;
-  w.batch = 256;
-  Mat M0, D, X;
-  wl::w4_data(w, 3, M0, D, X);
+  const auto [w, M0, D, X] = w4_case(48, 80, 256, 3);
   const auto ref = wl::w4_reference(w, M0, D, X);
   const auto e = emu::w4(w, M0, D, X);
   const double scale = ref.gram.norm();

@@ -179,12 +179,7 @@ TEST(Engine, W3MatchesReference) {
 }
 
 TEST(Engine, W4MatchesReferenceBothOrders) {
-  wl::W4 w;
-  w.m = 48;
-  w.n = 80;
-  w.batch = 256;
-  Mat M0, D, X;
-  wl::w4_data(w, 3, M0, D, X);
+  const auto [w, M0, D, X] = akm_test::w4_case(48, 80, 256, 3);
   const auto ref = wl::w4_reference(w, M0, D, X);
   const auto d = engine::w4(w, M0, D, X, 2, Precision::f64);
   const auto f = engine::w4(w, M0, D, X, 2, Precision::f32);

@@ -7,6 +7,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/workloads.hpp"
+#include "../../cuda/host.hpp"
 #include "trial.hpp"
 
 namespace akm::cuda::w2_detail {
@@ -27,10 +28,7 @@ inline std::size_t per_trial(const wl::W2& w) { return std::size_t(2) * kM * w.n
 
 /// Row t: the column energies Σ_r E_ri² of AK (n), of EMA (n), then both totals (double).
 inline wl::Observations gather(const wl::W2& w, const std::vector<float>& e) {
-  wl::Observations o;
-  o.trials = w.trials;
-  o.n_obs = w.n_obs();
-  o.values.resize(std::size_t(w.trials) * o.n_obs);
+  wl::Observations o = detail::observations(w.trials, w.n_obs());
   for (long long t = 0; t < w.trials; ++t) {
     double* out = o.values.data() + std::size_t(t) * o.n_obs;
     const float* ea = e.data() + per_trial(w) * t;

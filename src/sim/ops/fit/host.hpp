@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "akm/sim/workloads.hpp"
+#include "../../cuda/host.hpp"
 #include "trial.hpp"
 
 namespace akm::cuda::fit_detail {
@@ -31,11 +32,7 @@ inline long long batch_trials(const wl::Fit& w, std::size_t bytes) {
 /// Group sums of wl::Fit's rows, in trial order so the result is fixed; `finish` divides.
 class Groups {
  public:
-  explicit Groups(const wl::Fit& w) : w_(w) {
-    o_.trials = w.groups;
-    o_.n_obs = w.n_obs();
-    o_.values.assign(std::size_t(w.groups) * o_.n_obs, 0.0);
-  }
+  explicit Groups(const wl::Fit& w) : w_(w), o_(detail::observations(w.groups, w.n_obs())) {}
   /// Adds trials t0 … t0 + nb − 1 from q laid out [j·nb + b] (trial.hpp with B = nb).
   void add(long long t0, int nb, const std::vector<double>& q) {
     for (int b = 0; b < nb; ++b) {

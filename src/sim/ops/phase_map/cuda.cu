@@ -28,9 +28,7 @@ wl::Observations w3(const wl::W3& w, std::uint64_t seed) {
   upload(dsl, sqrt_power_f(w.n, true));
   if (w.n == 32) w3_kernel<32><<<g.blocks, g.threads>>>(dsl.p, a, dout.p);
   else w3_kernel<64><<<g.blocks, g.threads>>>(dsl.p, a, dout.p);
-  wl::Observations o;
-  o.trials = a.rows;
-  o.n_obs = 1;
+  wl::Observations o = observations(a.rows, 1);
   o.values = download(dout, std::size_t(a.rows));
   return o;
 }

@@ -14,10 +14,7 @@ wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads) {
   const Args a = args(w, seed);
   const Grid g = grid_per_item(a.rows, kThreadsPerBlock);
   const auto sl = detail::sqrt_power_f(w.n, true);
-  wl::Observations o;
-  o.trials = a.rows;
-  o.n_obs = 1;
-  o.values.assign(std::size_t(a.rows), 0.0);
+  wl::Observations o = detail::observations(a.rows, 1);
   detail::emulate_grid(g, threads, [&](long long row) {
     o.values[std::size_t(row)] = w.n == 32 ? row_value<32>(sl.data(), a, row) : row_value<64>(sl.data(), a, row);
   });

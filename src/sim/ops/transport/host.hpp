@@ -7,6 +7,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/workloads.hpp"
+#include "../../cuda/host.hpp"
 
 namespace akm::cuda::w1_detail {
 
@@ -16,10 +17,7 @@ inline void require_size(int n) {
 
 /// Row t: v (n values), then ‖v‖² in double (as engine::w1).
 inline wl::Observations gather(const wl::W1& w, const std::vector<float>& v) {
-  wl::Observations o;
-  o.trials = w.trials;
-  o.n_obs = w.n_obs();
-  o.values.resize(std::size_t(w.trials) * o.n_obs);
+  wl::Observations o = detail::observations(w.trials, w.n_obs());
   for (long long t = 0; t < w.trials; ++t) {
     double sq = 0.0;
     for (int i = 0; i < w.n; ++i) {
