@@ -46,6 +46,19 @@ __device__ inline float block_sum(float v, float* sh) {
   return sh[32];
 }
 
+// One thread per item: thread (block, thread) runs item(item_of(…)) unless past the last
+// item. `Item` is an op's functor (src/sim/ops/<op>/trial.hpp), which the emulated backend
+// runs over the same grid (src/sim/cuda/emulate.hpp).
+template <class Item>
+__global__ void per_item_kernel(long long items, Item item) {
+  const long long i = item_of(blockIdx.x, threadIdx.x, blockDim.x);
+  if (i < items) item(i);
+}
+template <class Item>
+void launch_per_item(const Grid& g, const Item& item) {
+  per_item_kernel<<<g.blocks, g.threads>>>(g.items, item);
+}
+
 template <class T>
 struct DevBuf {
   T* p = nullptr;

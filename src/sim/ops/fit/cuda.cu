@@ -4,19 +4,9 @@
 #include "host.hpp"
 
 namespace akm::cuda {
-namespace {
-
-using namespace fit_detail;
-
-__global__ void fit_kernel(const float* sl, Args a, long long trial0, int B, float* st, double* q) {
-  const long long b = item_of(blockIdx.x, threadIdx.x, blockDim.x);
-  if (b >= B) return;
-  trial(sl, a, trial0, int(b), B, st, q);
-}
-
-}  // namespace
 
 using namespace detail;
+using namespace fit_detail;
 
 wl::Observations fit(const wl::Fit& w, std::uint64_t seed) {
   require_device();
@@ -28,8 +18,7 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed) {
   Groups groups(w);
   for (long long t0 = 0; t0 < w.trials; t0 += B) {
     const int nb = int(std::min<long long>(B, w.trials - t0));
-    const Grid g = grid_per_item(nb, kThreadsPerBlock);
-    fit_kernel<<<g.blocks, g.threads>>>(dsl.p, a, t0, nb, dst.p, dq.p);
+    launch_per_item(grid_per_item(nb, kThreadsPerBlock), Item{dsl.p, a, t0, nb, dst.p, dq.p});
     groups.add(t0, nb, download(dq, std::size_t(16) * a.n * nb));
   }
   return groups.finish();

@@ -17,10 +17,9 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, std::siz
   Groups groups(w);
   for (long long t0 = 0; t0 < w.trials; t0 += B) {
     const int nb = int(std::min<long long>(B, w.trials - t0));
-    const Grid g = grid_per_item(nb, kThreadsPerBlock);
     std::vector<float> st(std::size_t(5) * a.n * nb);
     std::vector<double> q(std::size_t(16) * a.n * nb);
-    detail::emulate_grid(g, threads, [&](long long b) { trial(sl.data(), a, t0, int(b), nb, st.data(), q.data()); });
+    detail::emulate_grid(grid_per_item(nb, kThreadsPerBlock), threads, Item{sl.data(), a, t0, nb, st.data(), q.data()});
     groups.add(t0, nb, q);
   }
   return groups.finish();

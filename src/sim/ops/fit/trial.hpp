@@ -77,4 +77,16 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b
   }
 }
 
+/// What a device thread does with its item (trial trial0 + b of the batch): the kernel and the
+/// emulator both run it.
+struct Item {
+  const float* sl;
+  Args a;
+  long long trial0;
+  int B;
+  float* st;
+  double* q;
+  AKM_HD void operator()(long long b) const { trial(sl, a, trial0, int(b), B, st, q); }
+};
+
 }  // namespace akm::cuda::fit_detail

@@ -3,20 +3,9 @@
 #include "host.hpp"
 
 namespace akm::cuda {
-namespace {
-
-using namespace w3_detail;
-
-template <int N>
-__global__ void w3_kernel(const float* sl, Args a, double* out) {
-  const long long row = item_of(blockIdx.x, threadIdx.x, blockDim.x);
-  if (row >= a.rows) return;
-  out[row] = row_value<N>(sl, a, row);
-}
-
-}  // namespace
 
 using namespace detail;
+using namespace w3_detail;
 
 wl::Observations w3(const wl::W3& w, std::uint64_t seed) {
   require_device();
@@ -26,8 +15,8 @@ wl::Observations w3(const wl::W3& w, std::uint64_t seed) {
   DevBuf<float> dsl(w.n);
   DevBuf<double> dout(a.rows);
   upload(dsl, sqrt_power_f(w.n, true));
-  if (w.n == 32) w3_kernel<32><<<g.blocks, g.threads>>>(dsl.p, a, dout.p);
-  else w3_kernel<64><<<g.blocks, g.threads>>>(dsl.p, a, dout.p);
+  if (w.n == 32) launch_per_item(g, Item<32>{dsl.p, a, dout.p});
+  else launch_per_item(g, Item<64>{dsl.p, a, dout.p});
   wl::Observations o = observations(a.rows, 1);
   o.values = download(dout, std::size_t(a.rows));
   return o;

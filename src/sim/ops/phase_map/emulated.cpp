@@ -15,9 +15,8 @@ wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads) {
   const Grid g = grid_per_item(a.rows, kThreadsPerBlock);
   const auto sl = detail::sqrt_power_f(w.n, true);
   wl::Observations o = detail::observations(a.rows, 1);
-  detail::emulate_grid(g, threads, [&](long long row) {
-    o.values[std::size_t(row)] = w.n == 32 ? row_value<32>(sl.data(), a, row) : row_value<64>(sl.data(), a, row);
-  });
+  if (w.n == 32) detail::emulate_grid(g, threads, Item<32>{sl.data(), a, o.values.data()});
+  else detail::emulate_grid(g, threads, Item<64>{sl.data(), a, o.values.data()});
   return o;
 }
 

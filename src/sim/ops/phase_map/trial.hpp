@@ -53,4 +53,13 @@ AKM_HD inline double row_value(const float* sl, const Args& a, long long row) {
   return log_norm / a.steps;
 }
 
+/// What a device thread does with its item (a row): the kernel and the emulator both run it.
+template <int N>
+struct Item {
+  const float* sl;
+  Args a;
+  double* out;  ///< one value per row
+  AKM_HD void operator()(long long row) const { out[row] = row_value<N>(sl, a, row); }
+};
+
 }  // namespace akm::cuda::w3_detail

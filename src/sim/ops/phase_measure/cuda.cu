@@ -4,19 +4,9 @@
 #include "host.hpp"
 
 namespace akm::cuda {
-namespace {
-
-using namespace phase_detail;
-
-__global__ void phase_kernel(const double* lam_sqrt, Args a, const Point* points, double* scratch, Out* out) {
-  const long long local = item_of(blockIdx.x, threadIdx.x, blockDim.x);
-  if (local >= a.nb) return;
-  out[local] = trial(lam_sqrt, a, points, local, scratch);
-}
-
-}  // namespace
 
 using namespace detail;
+using namespace phase_detail;
 
 std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt,
                                              const phase::MeasureOptions& o,
@@ -34,8 +24,7 @@ std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt
   upload(dpts, points);
   for (long long r0 = 0; r0 < rows; r0 += B) {
     const long long nb = std::min(B, rows - r0);
-    const Grid g = grid_per_item(nb, kThreadsPerBlock);
-    phase_kernel<<<g.blocks, g.threads>>>(dsl.p, args(n, o, r0, nb), dpts.p, dscr.p, dout.p);
+    launch_per_item(grid_per_item(nb, kThreadsPerBlock), Item{dsl.p, args(n, o, r0, nb), dpts.p, dscr.p, dout.p});
     const auto r = download(dout, std::size_t(nb));
     for (long long b = 0; b < nb; ++b) out[std::size_t(r0 + b)] = result(r[std::size_t(b)]);
   }

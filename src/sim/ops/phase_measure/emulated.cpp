@@ -19,13 +19,12 @@ std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt
   std::vector<phase::TrialResult> out(static_cast<std::size_t>(rows));
   const long long B = batch_rows(n, rows, std::size_t(1) << 24);
   std::vector<double> scratch(std::size_t(3) * n * B);
+  std::vector<Out> r(static_cast<std::size_t>(B));
   for (long long r0 = 0; r0 < rows; r0 += B) {
     const long long nb = std::min(B, rows - r0);
-    const Args a = args(n, o, r0, nb);
-    const Grid g = grid_per_item(nb, kThreadsPerBlock);
-    detail::emulate_grid(g, o.threads, [&](long long local) {
-      out[std::size_t(r0 + local)] = result(trial(lam_sqrt.data(), a, points.data(), local, scratch.data()));
-    });
+    detail::emulate_grid(grid_per_item(nb, kThreadsPerBlock), o.threads,
+                         Item{lam_sqrt.data(), args(n, o, r0, nb), points.data(), scratch.data(), r.data()});
+    for (long long b = 0; b < nb; ++b) out[std::size_t(r0 + b)] = result(r[std::size_t(b)]);
   }
   return out;
 }

@@ -88,4 +88,15 @@ AKM_HD inline Out trial(const double* lam_sqrt, const Args& a, const Point* poin
   return out;
 }
 
+/// What a device thread does with its item (row row0 + local): the kernel and the emulator
+/// both run it.
+struct Item {
+  const double* lam_sqrt;
+  Args a;
+  const Point* points;
+  double* scratch;  ///< 3·n·nb
+  Out* out;         ///< nb
+  AKM_HD void operator()(long long local) const { out[local] = trial(lam_sqrt, a, points, local, scratch); }
+};
+
 }  // namespace akm::cuda::phase_detail

@@ -18,10 +18,8 @@ wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads) {
   const auto sl = detail::sqrt_power_f(w.n, false);
   std::vector<float> v(std::size_t(w.trials) * w.n);
   const Args a{w.trials, w.steps, float(w.beta), float(w.eta), seed};
-  detail::emulate_grid(g, threads, [&](long long t) {
-    if (w.n == 32) trial<32>(sl.data(), a, t, v.data());
-    else trial<64>(sl.data(), a, t, v.data());
-  });
+  if (w.n == 32) detail::emulate_grid(g, threads, Item<32>{sl.data(), a, v.data()});
+  else detail::emulate_grid(g, threads, Item<64>{sl.data(), a, v.data()});
   return gather(w, v);
 }
 

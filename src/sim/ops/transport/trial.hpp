@@ -40,4 +40,13 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long t, float* v_o
   for (int i = 0; i < N; ++i) v_out[t * N + i] = v[i];
 }
 
+/// What a device thread does with its item (trial t): the kernel and the emulator both run it.
+template <int N>
+struct Item {
+  const float* sl;
+  Args a;
+  float* v_out;  ///< trials × N
+  AKM_HD void operator()(long long t) const { trial<N>(sl, a, t, v_out); }
+};
+
 }  // namespace akm::cuda::w1_detail
