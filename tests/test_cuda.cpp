@@ -10,7 +10,9 @@
 #include <cmath>
 
 #include "akm/sim/cuda.hpp"
+#include "akm/sim/cuda_emulated.hpp"
 #include "akm/sim/engine/engine.hpp"
+#include "rounding_bounds.hpp"
 
 using namespace akm;
 
@@ -95,17 +97,75 @@ TEST(Cuda, W3MatchesCpuFloat) {
     EXPECT_NEAR(cpu.at(r, 0), gpu.at(r, 0), 2 * (kC * w.n * kEps32 + 4e-4)) << "row " << r;
 }
 
-TEST(Cuda, W4MatchesCpuFloatBothOrders) {
+TEST(Cuda, W4MatchesCpuAndEmulationBothOrders) {
   REQUIRE_GPU();
-  wl::W4 w;
-  w.m = 64;
-  w.n = 96;
-  w.batch = 512;
-  Mat M0, D, X;
-  wl::w4_data(w, 8, M0, D, X);
+  const auto [w, M0, D, X] = akm_test::w4_case(64, 96, 512, 8);
   const auto cpu = engine::w4(w, M0, D, X, 2, engine::Precision::f64);
   const auto gpu = cuda::w4(w, M0, D, X);
+  // Against the emulation too (plan.hpp on a host GEMM): cuBLAS's summation order is its
+  // own, so the same GEMM bound c·N·ε₃₂ of tests/test_engine.cpp.
+  const auto emu = cuda::emulated::w4(w, M0, D, X);
   const double s = cpu.gram.norm();
-  EXPECT_LE((gpu.gram - cpu.gram).norm() / s, kC * w.batch * kEps32);
-  EXPECT_LE((gpu.through_n - cpu.through_n).norm() / s, kC * w.batch * kEps32);
+  for (const auto* other : {&cpu, &emu}) {
+    EXPECT_LE((gpu.gram - other->gram).norm() / s, kC * w.batch * kEps32);
+    EXPECT_LE((gpu.through_n - other->through_n).norm() / s, kC * w.batch * kEps32);
+  }
+}
+
+// The device against its emulation (tests/test_cuda_emulated.cpp): the same trial bodies, the
+// same uniforms, summation orders and IEEE float operations (nvcc --fmad=false), so the only
+// differences are the device's logf/sincosf (≤ 2 ulp each, CUDA programming guide) against the
+// host's: |Δz| ≤ 8·ε₃₂·(1 + |z|), |z| ≤ 8.6 at the 2⁻⁵³ grid, i.e. ≤ 80·ε₃₂ per normal. With
+// the model of tests/test_engine.cpp a T-step trial differs by ≤ T·(c·n·ε₃₂ + 80·ε₃₂)
+// relative (2× for energies) — two orders tighter than against the CPU engine, so a device-
+// side fault (indexing, launch, shared memory, reduction) cannot hide in the rounding.
+namespace {
+double dev_step(int n) { return kC * n * kEps32 + 80 * kEps32; }
+}  // namespace
+
+TEST(Cuda, DeviceMatchesEmulationW1W2W3) {
+  REQUIRE_GPU();
+  wl::W1 w1;
+  w1.trials = 300;  // 3 blocks, the last partly idle
+  w1.steps = 200;
+  EXPECT_LE(max_rel(cuda::emulated::w1(w1, 8, 2), cuda::w1(w1, 8), 0, w1.n), w1.steps * dev_step(w1.n));
+  wl::W2 w2;
+  w2.n = 96;  // three warps
+  w2.trials = 4;
+  w2.steps = 100;
+  EXPECT_LE(max_rel(cuda::emulated::w2(w2, 8, 2), cuda::w2(w2, 8), 0, w2.n_obs()), 2 * w2.steps * dev_step(w2.n));
+  wl::W3 w3;
+  w3.n_eta = w3.n_beta = 4;
+  w3.trials = 9;
+  w3.steps = 200;
+  const auto e3 = cuda::emulated::w3(w3, 8, 2), g3 = cuda::w3(w3, 8);
+  for (long long r = 0; r < e3.trials; ++r) EXPECT_NEAR(e3.at(r, 0), g3.at(r, 0), 2 * dev_step(w3.n)) << "row " << r;
+}
+
+TEST(Cuda, DeviceMatchesEmulationFitAndPhase) {
+  REQUIRE_GPU();
+  wl::Fit w;
+  for (int i = 0; i < 8; ++i) w.lambda.push_back(i < 2 ? 2.0 : 0.5);
+  w.trials = 200;  // two blocks
+  w.groups = 10;
+  w.steps = 100;
+  const auto e = cuda::emulated::fit(w, 3, 2), g = cuda::fit(w, 3);
+  ASSERT_EQ(e.values.size(), g.values.size());
+  EXPECT_LE(akm_test::fit_worst_ratio(w, e, g, dev_step(w.n())), 1.0);
+  // `phase --measure` is double: device log/exp/sin/cos within a few ulps of the host's, inside
+  // the per-step δ of tests/test_phase_engine.cpp (ρ = 0, normalized keys, factors of norm ≤ 1).
+  phase::MeasureOptions o;
+  o.trials = 150;
+  o.steps = 80;
+  const std::vector<double> sl{1.0, 0.8, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1};
+  const std::vector<phase::PointPlan> plan{{0.5, 0.9, 0, 10, 99}, {1.2, 0.5, 3, 4, 7}};
+  const auto pe = cuda::emulated::phase_trials(sl, o, plan), pg = cuda::phase_trials(sl, o, plan);
+  ASSERT_EQ(pe.size(), pg.size());
+  for (std::size_t r = 0; r < pe.size(); ++r) {
+    const auto& pt = plan[r / std::size_t(o.trials)];
+    const double dl = (kC * 8 + 160.0) * 1.1102230246251565e-16 * (1.0 + pt.beta + pt.eta);
+    EXPECT_NEAR(pe[r].projection, pg[r].projection, pt.lag * dl * std::sqrt(8.0)) << r;
+    EXPECT_NEAR(pe[r].log_growth, pg[r].log_growth, 2.0 * o.steps * dl / std::exp(pe[r].log_growth / 2)) << r;
+    EXPECT_EQ(pe[r].diverged, pg[r].diverged) << r;
+  }
 }

@@ -17,26 +17,16 @@
 #include "akm/sim/engine/engine.hpp"
 #include "akm/random/random.hpp"
 #include "akm/sim/workloads.hpp"
+#include "rounding_bounds.hpp"
 
 using namespace akm;
 using engine::Precision;
 
 namespace {
-constexpr double kEps64 = 1.1102230246251565e-16, kEps32 = 5.9604644775390625e-08;
-constexpr double kC = 4.0;
-
-double max_rel_diff(const wl::Observations& a, const wl::Observations& b, int j0, int j1) {
-  double worst = 0.0;
-  for (long long t = 0; t < a.trials; ++t) {
-    double scale = 0.0, diff = 0.0;
-    for (int j = j0; j < j1; ++j) {
-      scale = std::max(scale, std::abs(a.at(t, j)));
-      diff = std::max(diff, std::abs(a.at(t, j) - b.at(t, j)));
-    }
-    worst = std::max(worst, diff / std::max(scale, 1e-300));
-  }
-  return worst;
-}
+using akm_test::kC;
+using akm_test::kEps32;
+using akm_test::kEps64;
+using akm_test::max_rel_diff;
 }  // namespace
 
 TEST(NormalStream, ScalarPathIsAkmStreamBitForBit) {
@@ -189,12 +179,7 @@ TEST(Engine, W3MatchesReference) {
 }
 
 TEST(Engine, W4MatchesReferenceBothOrders) {
-  wl::W4 w;
-  w.m = 48;
-  w.n = 80;
-  w.batch = 256;
-  Mat M0, D, X;
-  wl::w4_data(w, 3, M0, D, X);
+  const auto [w, M0, D, X] = akm_test::w4_case(48, 80, 256, 3);
   const auto ref = wl::w4_reference(w, M0, D, X);
   const auto d = engine::w4(w, M0, D, X, 2, Precision::f64);
   const auto f = engine::w4(w, M0, D, X, 2, Precision::f32);

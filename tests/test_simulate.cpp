@@ -22,13 +22,16 @@
 #include "akm/check/simulate.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/sim/workloads.hpp"
+#include "rounding_bounds.hpp"
 
 using namespace akm;
 using engine::Precision;
 
 namespace {
-constexpr double kEps64 = 1.1102230246251565e-16, kEps32 = 5.9604644775390625e-08;
-constexpr double kC = 4.0;
+using akm_test::kC;
+using akm_test::kEps32;
+using akm_test::kEps64;
+using akm_test::fit_worst_ratio;  // the bound of the model above
 
 simulate::Options options(Key key, double eta, double alpha, long long trials, int steps) {
   simulate::Options o;
@@ -40,26 +43,6 @@ simulate::Options options(Key key, double eta, double alpha, long long trials, i
   o.seed = 20261122;
   o.threads = 2;
   return o;
-}
-
-// Worst |a − b| / bound over every group and observable, bound from the model above.
-double worst_ratio(const wl::Fit& w, const wl::Observations& a, const wl::Observations& b,
-                   double delta) {
-  double worst = 0.0;
-  const int n = w.n();
-  for (long long g = 0; g < a.trials; ++g)
-    for (int arm = 0; arm < 2; ++arm) {
-      double S = 1.0;
-      for (int i = 0; i < n; ++i)
-        S += a.at(g, int(w.index(arm, 0, i))) + a.at(g, int(w.index(arm, 2, i)));
-      for (int q = 0; q < 8; ++q)
-        for (int i = 0; i < n; ++i) {
-          const int j = int(w.index(arm, q, i));
-          const double bound = q < 7 ? 2.0 * w.steps * delta * S : w.steps * delta * std::sqrt(S);
-          worst = std::max(worst, std::abs(a.at(g, j) - b.at(g, j)) / bound);
-        }
-    }
-  return worst;
 }
 
 wl::Fit small_fit(bool normalized) {
@@ -81,8 +64,8 @@ TEST(Simulate, EngineMatchesReference) {
     const auto d = engine::fit(w, 7, 2, Precision::f64);
     const auto f = engine::fit(w, 7, 2, Precision::f32);
     ASSERT_EQ(d.values.size(), ref.values.size());
-    const double r64 = worst_ratio(w, ref, d, kC * w.n() * kEps64);
-    const double r32 = worst_ratio(w, ref, f, kC * w.n() * kEps32 + 4e-4);
+    const double r64 = fit_worst_ratio(w, ref, d, kC * w.n() * kEps64);
+    const double r32 = fit_worst_ratio(w, ref, f, kC * w.n() * kEps32 + 4e-4);
     RecordProperty(normalized ? "normalized_f64_ratio" : "raw_f64_ratio", std::to_string(r64));
     RecordProperty(normalized ? "normalized_f32_ratio" : "raw_f32_ratio", std::to_string(r32));
     EXPECT_LE(r64, 1.0) << (normalized ? "normalized" : "raw");
@@ -143,7 +126,7 @@ TEST(Simulate, FloatAgreesWithDoubleWithinItsErrorAnalysis) {
   const wl::Fit w = simulate::make_fit(o, s);
   const auto d = engine::fit(w, o.seed, 2, Precision::f64);
   const auto f = engine::fit(w, o.seed, 2, Precision::f32);
-  EXPECT_LE(worst_ratio(w, d, f, kC * w.n() * kEps32 + 4e-4), 1.0);
+  EXPECT_LE(fit_worst_ratio(w, d, f, kC * w.n() * kEps32 + 4e-4), 1.0);
   // And the float run is judged with its own rounding allowance: it passes too.
   o.precision = Precision::f32;
   const auto th = make_theory_report({o.beta, o.eta, o.alpha, o.key}, s);
@@ -201,7 +184,7 @@ TEST(Simulate, CudaMatchesCpuFloat) {
   const auto gpu = cuda::fit(w, 11);
   ASSERT_EQ(cpu.values.size(), gpu.values.size());
   // Both float: each off the exact trajectory by the float model, so by twice it from each other.
-  EXPECT_LE(worst_ratio(w, cpu, gpu, 2 * (kC * w.n() * kEps32 + 4e-4)), 1.0);
+  EXPECT_LE(fit_worst_ratio(w, cpu, gpu, 2 * (kC * w.n() * kEps32 + 4e-4)), 1.0);
 }
 
 // The raw transport's second-moment radius against a direct iteration of E[F V F] on the

@@ -1,41 +1,44 @@
-// deployed/cuda — W4, the deployed batch rule [eq:deployed], with cuBLAS (float).
+// deployed/cuda — W4 on the device: plan.hpp's BLAS calls on cuBLAS (float).
 #include "../../cuda/common.cuh"
+#include "plan.hpp"
 
 namespace akm::cuda {
+namespace {
+
 using namespace detail;
+
+// plan.hpp's Blas on cuBLAS and device memory.
+class Cublas {
+ public:
+  using Buf = DevBuf<float>;
+  Cublas() { check(cublasCreate(&h_), "cublasCreate"); }
+  ~Cublas() { cublasDestroy(h_); }
+  Cublas(const Cublas&) = delete;
+  Cublas& operator=(const Cublas&) = delete;
+  Buf alloc(std::size_t count) { return Buf(count); }
+  void upload(Buf& d, const std::vector<float>& h) { detail::upload(d, h); }
+  std::vector<float> download(const Buf& d, std::size_t count) { return detail::download(d, count); }
+  void copy(Buf& dst, const Buf& src, std::size_t count) {
+    check(cudaMemcpy(dst.p, src.p, sizeof(float) * count, cudaMemcpyDeviceToDevice), "copy");
+  }
+  void scal(int count, float alpha, Buf& x) { check(cublasSscal(h_, count, &alpha, x.p, 1), "sscal"); }
+  void gemm(bool ta, bool tb, int m, int n, int k, float alpha, const Buf& A, int lda, const Buf& B,
+            int ldb, float beta, Buf& C, int ldc) {
+    check(cublasSgemm(h_, ta ? CUBLAS_OP_T : CUBLAS_OP_N, tb ? CUBLAS_OP_T : CUBLAS_OP_N, m, n, k,
+                      &alpha, A.p, lda, B.p, ldb, &beta, C.p, ldc),
+          "sgemm");
+  }
+
+ private:
+  cublasHandle_t h_;
+};
+
+}  // namespace
 
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
   require_device();
-  const int m = int(M0.rows()), n = int(M0.cols()), N = int(Xhat.rows());
-  auto to_f = [](const Mat& a) { return std::vector<float>(a.data(), a.data() + a.size()); };
-  DevBuf<float> dM(std::size_t(m) * n), dD(std::size_t(N) * m), dX(std::size_t(N) * n),
-      dR(std::size_t(m) * n), dS(std::size_t(n) * n), dT(std::size_t(m) * N);
-  upload(dM, to_f(M0));
-  upload(dD, to_f(Delta));
-  upload(dX, to_f(Xhat));
-  cublasHandle_t h;
-  check(cublasCreate(&h), "cublasCreate");
-  wl::W4Result res{Mat(m, n), Mat(m, n)};
-  const float beta = float(w.beta), eta = float(w.eta), inv_n = 1.f / float(N);
-  for (int gram = 1; gram >= 0; --gram) {
-    // R = βM;  R += (η/N) ΔᵀX̂  [G];  then R −= η M Σ̂_B in the chosen order [eq:dispatch].
-    check(cudaMemcpy(dR.p, dM.p, sizeof(float) * m * n, cudaMemcpyDeviceToDevice), "copy");
-    check(cublasSscal(h, m * n, &beta, dR.p, 1), "sscal");
-    const float a_g = eta * inv_n, one = 1.f, zero = 0.f, minus_eta = -eta, mi = -eta * inv_n;
-    check(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, m, n, N, &a_g, dD.p, N, dX.p, N, &one, dR.p, m), "G");
-    if (gram) {
-      check(cublasSgemm(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, N, &inv_n, dX.p, N, dX.p, N, &zero, dS.p, n), "Σ̂");
-      check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, n, &minus_eta, dM.p, m, dS.p, n, &one, dR.p, m), "MΣ̂");
-    } else {
-      check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, m, N, n, &one, dM.p, m, dX.p, N, &zero, dT.p, m), "MX̂ᵀ");
-      check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, N, &mi, dT.p, m, dX.p, N, &one, dR.p, m), "(MX̂ᵀ)X̂");
-    }
-    const auto r = download(dR, std::size_t(m) * n);
-    Mat& dst = gram ? res.gram : res.through_n;
-    for (std::size_t i = 0; i < r.size(); ++i) dst.data()[i] = r[i];
-  }
-  cublasDestroy(h);
-  return res;
+  Cublas b;
+  return w4_detail::run(b, w, M0, Delta, Xhat);
 }
 
 }  // namespace akm::cuda

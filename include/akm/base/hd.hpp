@@ -1,0 +1,76 @@
+// hd — code compiled for both the host and the CUDA device (docs/cuda.md).
+//
+// AKM_HD marks a function nvcc compiles for both sides (__host__ __device__); the host
+// compiler sees nothing. The math wrappers below pick CUDA's device functions on the device
+// and the C++ library's on the host, so a single-source body names one function for each.
+// Plain C++ (no CUDA header) when the compiler is not nvcc.
+#pragma once
+#include <cmath>
+
+#if defined(__CUDACC__)
+#define AKM_HD __host__ __device__
+#else
+#define AKM_HD
+#endif
+// Loop unrolling for the device pass only (the host compiler knows no `#pragma unroll`).
+#if defined(__CUDA_ARCH__)
+#define AKM_UNROLL _Pragma("unroll")
+#else
+#define AKM_UNROLL
+#endif
+
+namespace akm::hd {
+
+AKM_HD inline float sqrt_(float x) {
+#if defined(__CUDA_ARCH__)
+  return sqrtf(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+AKM_HD inline double sqrt_(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::sqrt(x);
+#else
+  return std::sqrt(x);
+#endif
+}
+AKM_HD inline float log_(float x) {
+#if defined(__CUDA_ARCH__)
+  return logf(x);
+#else
+  return std::log(x);
+#endif
+}
+AKM_HD inline double log_(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::log(x);
+#else
+  return std::log(x);
+#endif
+}
+AKM_HD inline double exp_(double x) {
+#if defined(__CUDA_ARCH__)
+  return ::exp(x);
+#else
+  return std::exp(x);
+#endif
+}
+/// s = sin θ, c = cos θ (one call on the device: sincosf / sincos).
+AKM_HD inline void sincos_(float t, float* s, float* c) {
+#if defined(__CUDA_ARCH__)
+  sincosf(t, s, c);
+#else
+  *s = std::sin(t);
+  *c = std::cos(t);
+#endif
+}
+AKM_HD inline void sincos_(double t, double* s, double* c) {
+#if defined(__CUDA_ARCH__)
+  ::sincos(t, s, c);
+#else
+  *s = std::sin(t);
+  *c = std::cos(t);
+#endif
+}
+}  // namespace akm::hd

@@ -1,0 +1,105 @@
+// stream_hd — akm::Stream (akm/random/random.hpp) written once for the host and the CUDA
+// device: Philox4x32-10 keyed by the seed, counter {block, purpose, trial low, trial high},
+// two 64-bit words per block; u = k·2⁻⁵³ with k = bits>>11 (k = 0 redrawn); Box–Muller
+// pairs, cos first, the sin one cached. akm::Stream (src/random/random.cpp) draws its words,
+// uniforms and normals through the same functions: the host and device streams are one code.
+//
+// Stream<double> is akm::Stream bit for bit on the host. Stream<float> is the float transform
+// of the CUDA kernels: the uniform k·2⁻⁵³ rounded to float (float(k) is round-to-nearest
+// on both sides and the power-of-two scale is exact), then float log/sqrt/sincos.
+#pragma once
+#include <cstdint>
+
+#include <Random123/philox.h>
+
+#include "akm/base/hd.hpp"
+
+namespace akm::hd {
+
+using PhiloxCtr = r123::Philox4x32::ctr_type;
+using PhiloxKey = r123::Philox4x32::key_type;
+
+/// The counter and key of stream (seed, trial, purpose), at block 0.
+AKM_HD inline void philox_start(PhiloxCtr& ctr, PhiloxKey& key, std::uint64_t seed,
+                                std::uint64_t trial, std::uint32_t purpose) {
+  key[0] = static_cast<std::uint32_t>(seed);
+  key[1] = static_cast<std::uint32_t>(seed >> 32);
+  ctr[0] = 0;
+  ctr[1] = purpose;
+  ctr[2] = static_cast<std::uint32_t>(trial);
+  ctr[3] = static_cast<std::uint32_t>(trial >> 32);
+}
+
+/// The next 64 random bits: words {0,1} then {2,3} of a block, then the next block
+/// (2³² blocks per stream before the index wraps).
+AKM_HD inline std::uint64_t philox_next(const r123::Philox4x32& gen, PhiloxCtr& ctr, const PhiloxKey& key,
+                                        PhiloxCtr& out, int& next_word) {
+  if (next_word > 2) {
+    out = gen(ctr, key);
+    ++ctr[0];
+    next_word = 0;
+  }
+  const std::uint64_t hi = out[next_word], lo = out[next_word + 1];
+  next_word += 2;
+  return (hi << 32) | lo;
+}
+
+/// Uniform on (0, 1): k·2⁻⁵³ for k = bits>>11, k = 0 redrawn (probability 2⁻⁵³) so log u is
+/// finite; exact in double, float(k) rounds to nearest (the power-of-two scale is exact).
+template <class T, class Bits>
+AKM_HD inline T uniform_open(Bits&& bits) {
+  for (;;) {
+    const std::uint64_t k = bits() >> 11;
+    if (k != 0) return static_cast<T>(k) * static_cast<T>(1.1102230246251565e-16);  // 2⁻⁵³
+  }
+}
+
+/// Standard normal by the exact Box–Muller transform: r·cos θ now, r·sin θ cached in `spare`.
+template <class T, class Uniform>
+AKM_HD inline T box_muller(Uniform&& uniform, bool& has_spare, T& spare) {
+  if (has_spare) {
+    has_spare = false;
+    return spare;
+  }
+  const T r = sqrt_(T(-2) * log_(uniform()));
+  const T theta = static_cast<T>(6.283185307179586476925) * uniform();
+  T s, c;
+  sincos_(theta, &s, &c);
+  spare = r * s;
+  has_spare = true;
+  return r * c;
+}
+
+template <class T>
+struct Stream {
+  PhiloxCtr ctr;
+  PhiloxKey key;
+  PhiloxCtr out;
+  int next_word = 4;
+  bool has_spare = false;
+  T spare = T(0);
+
+  AKM_HD Stream(std::uint64_t seed, std::uint64_t trial, std::uint32_t purpose) {
+    philox_start(ctr, key, seed, trial, purpose);
+  }
+  /// Jumps to Philox block `block` with no word or normal pending (a thread's share of a draw).
+  AKM_HD void seek(std::uint32_t block) {
+    ctr[0] = block;
+    next_word = 4;
+    has_spare = false;
+  }
+  AKM_HD std::uint64_t bits() { return philox_next(r123::Philox4x32{}, ctr, key, out, next_word); }
+  /// Uniform on (0, 1).
+  AKM_HD T uniform() {
+    return uniform_open<T>([this] { return bits(); });
+  }
+  /// Standard normal.
+  AKM_HD T normal() {
+    return box_muller<T>([this] { return uniform(); }, has_spare, spare);
+  }
+};
+
+/// Stream purposes as the kernels name them (akm::Purpose's values).
+constexpr std::uint32_t kKeys = 1, kNoise = 2, kInit = 3;
+
+}  // namespace akm::hd

@@ -1,0 +1,52 @@
+// ak_sgd_ema/emulated — W2 on the emulated CUDA backend: the kernel's block body (trial.hpp)
+// with one host thread standing for each block, the lanes run in order between barriers
+// and the block sums in the device's order (docs/cuda.md).
+#include "akm/sim/cuda_emulated.hpp"
+
+#include <vector>
+
+#include "akm/base/thread_pool.hpp"
+#include "akm/sim/cuda_grid.hpp"
+#include "../../cuda/host.hpp"
+#include "host.hpp"
+
+namespace akm::cuda::emulated {
+namespace {
+
+using namespace w2_detail;
+
+// A block of n lanes on one host thread. A barrier is a no-op: each() runs every lane to
+// completion before the next phase starts.
+struct HostBlock {
+  std::vector<Lane> lanes;
+  std::vector<float> vals;
+  explicit HostBlock(int n) : lanes(std::size_t(n)), vals(std::size_t(n)) {}
+  template <class F>
+  void each(F&& f) {
+    for (int j = 0; j < int(lanes.size()); ++j) f(j, lanes[std::size_t(j)]);
+  }
+  template <class F>
+  float sum(F&& f) {
+    for (std::size_t j = 0; j < lanes.size(); ++j) vals[j] = f(lanes[j]);
+    return block_sum_order(vals.data(), int(vals.size()));
+  }
+  void sync() {}
+};
+
+}  // namespace
+
+wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads) {
+  require_size(w);
+  const Grid g = grid_block_per_item(w.trials, unsigned(w.n));
+  const auto sl = detail::sqrt_power_f(w.n, false);
+  const Args a = args(w, seed);
+  std::vector<float> e(per_trial(w) * std::size_t(w.trials));
+  parallel_for(0, g.blocks, threads, [&](std::size_t t) {
+    HostBlock blk(w.n);
+    std::vector<float> z(std::size_t(w.n)), eps(kM);
+    trial(blk, sl.data(), a, (long long)t, z.data(), eps.data(), e.data());
+  });
+  return gather(w, e);
+}
+
+}  // namespace akm::cuda::emulated

@@ -1,0 +1,100 @@
+// ak_sgd_ema/trial — one W2 trial as a CUDA block runs it (float), written once: cuda.cu
+// runs it with a block of n threads (thread j owns column j), emulated.cpp with one host
+// thread standing for the whole block (docs/cuda.md). AK-SGD [eq:dm-norm-update] and SGD-EMA
+// [eq:ema-update] on the same keys and noise.
+//
+// `Block` is the one thing that differs: each(f) runs f(j, lane) for the lane(s) this
+// execution owns (the device: its own thread; the host: every j in order), sum(f) is the
+// block-wide float sum of f(lane) in the device's reduction order (cuda::block_sum_order),
+// sync() a barrier. Lanes never read another lane's state, only the shared z and eps.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "akm/base/hd.hpp"
+#include "akm/random/stream_hd.hpp"
+
+namespace akm::cuda::w2_detail {
+
+constexpr int kM = 8;  ///< rows of E and M (the kernel keeps them in registers)
+
+struct Args {
+  int n, steps;
+  float alpha, beta, eta, sigma;
+  std::uint64_t seed;
+};
+
+/// Thread j's state: column j of E and M for both optimizers, and key entries x_j, k_j.
+struct Lane {
+  float Ea[kM], Ma[kM], Ee[kM], Me[kM];
+  float x, k;
+};
+
+/// Trial `t`; z (n floats) and eps (kM floats) are the block's shared key and noise draws.
+/// Output: E_AK then E_EMA, column-major m×n each, at e_out + t·2·kM·n.
+template <class Block>
+AKM_HD inline void trial(Block& blk, const float* sl, const Args& a, long long t, float* z, float* eps,
+                         float* e_out) {
+  const int n = a.n;
+  const std::uint64_t tu = std::uint64_t(t);
+  blk.each([&](int j, Lane& l) {
+    // W* column j: normals j·m … j·m + m − 1 of the init stream (pairs never straddle, m even)
+    hd::Stream<float> si(a.seed, tu, hd::kInit);
+    si.seek(std::uint32_t(j * kM / 2));
+    AKM_UNROLL
+    for (int r = 0; r < kM; ++r) {
+      l.Ea[r] = l.Ee[r] = -si.normal();
+      l.Ma[r] = l.Me[r] = 0.f;
+    }
+  });
+  hd::Stream<float> sk(a.seed, tu, hd::kKeys), sn(a.seed, tu, hd::kNoise);
+  const float omb = 1.f - a.beta;
+  for (int step = 0; step < a.steps; ++step) {
+    // Key normals j, j+1 are Philox block step·n/2 + j/2 (every step consumes n/2 blocks);
+    // noise normals 2j, 2j+1 are block step·kM/2 + j: the numbers akm::Stream draws in turn.
+    blk.each([&](int j, Lane&) {
+      if ((j & 1) == 0) {
+        sk.seek(std::uint32_t(step * (n / 2) + j / 2));
+        z[j] = sk.normal();
+        z[j + 1] = sk.normal();
+      }
+      if (j < kM / 2) {
+        sn.seek(std::uint32_t(step * (kM / 2) + j));
+        eps[2 * j] = a.sigma * sn.normal();
+        eps[2 * j + 1] = a.sigma * sn.normal();
+      }
+    });
+    blk.sync();
+    blk.each([&](int j, Lane& l) { l.x = sl[j] * z[j]; });
+    const float nrm = hd::sqrt_(blk.sum([](const Lane& l) { return l.x * l.x; }));
+    blk.each([&](int, Lane& l) { l.k = l.x / nrm; });
+    float ua[kM], ue[kM];
+    AKM_UNROLL
+    for (int r = 0; r < kM; ++r) {
+      const float d = blk.sum([&](const Lane& l) { return l.Ea[r] * l.x; }) + eps[r];
+      const float p = blk.sum([&](const Lane& l) { return l.Ma[r] * l.k; });
+      ua[r] = a.eta * (d - p);
+      ue[r] = omb * (blk.sum([&](const Lane& l) { return l.Ee[r] * l.x; }) + eps[r]);
+    }
+    blk.each([&](int, Lane& l) {
+      AKM_UNROLL
+      for (int r = 0; r < kM; ++r) {
+        l.Ma[r] = a.beta * l.Ma[r] + ua[r] * l.k;
+        l.Ea[r] -= a.alpha * l.Ma[r];
+        l.Me[r] = a.beta * l.Me[r] + ue[r] * l.x;
+        l.Ee[r] -= a.alpha * l.Me[r];
+      }
+    });
+    blk.sync();
+  }
+  const std::size_t base = std::size_t(t) * 2 * kM * n;
+  blk.each([&](int j, Lane& l) {
+    AKM_UNROLL
+    for (int r = 0; r < kM; ++r) {
+      e_out[base + std::size_t(j) * kM + r] = l.Ea[r];
+      e_out[base + std::size_t(kM) * n + std::size_t(j) * kM + r] = l.Ee[r];
+    }
+  });
+}
+
+}  // namespace akm::cuda::w2_detail

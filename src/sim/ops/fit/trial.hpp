@@ -1,0 +1,92 @@
+// fit/trial — one trial of `akm simulate`'s fitting workload as a CUDA thread runs it (float
+// state, double moments), written once: cuda.cu launches it per thread, emulated.cpp runs it
+// on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖, or x raw) and SGD-EMA
+// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of wl::Fit.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "akm/base/hd.hpp"
+#include "akm/random/stream_hd.hpp"
+
+namespace akm::cuda::fit_detail {
+
+struct Args {
+  int n, steps;
+  float alpha, beta, eta, sigma, omb;  ///< omb = float(1 − β)
+  bool normalized;
+  std::uint64_t seed;
+};
+
+/// Trial trial0 + b of a batch of B: state st (5 arrays of n: e, μ of AK, e, μ of EMA, x)
+/// and moments q (16 arrays of n: wl::Fit::index order) at [array·n + i]·B + b, coalesced
+/// across the batch's threads.
+AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b, int B, float* st,
+                         double* q) {
+  const int n = a.n;
+  auto S = [&](int arr, int i) -> float& { return st[(std::size_t(arr) * n + i) * B + b]; };
+  auto Q = [&](int arm, int j, int i) -> double& { return q[(std::size_t(8 * arm + j) * n + i) * B + b]; };
+  for (int i = 0; i < n; ++i) {
+    S(0, i) = S(2, i) = 1.f;  // e (AK), e (EMA)
+    S(1, i) = S(3, i) = 0.f;  // μ (AK), μ (EMA)
+    for (int arm = 0; arm < 2; ++arm)
+      for (int j = 0; j < 8; ++j) Q(arm, j, i) = 0.0;
+  }
+  const std::uint64_t trial = std::uint64_t(trial0 + b);
+  hd::Stream<float> keys(a.seed, trial, hd::kKeys), noise(a.seed, trial, hd::kNoise);
+  for (int step = 0; step < a.steps; ++step) {
+    float nn = 0.f;
+    for (int i = 0; i < n; ++i) {
+      const float x = sl[i] * keys.normal();
+      S(4, i) = x;
+      nn += x * x;
+    }
+    const float nrm = hd::sqrt_(nn);
+    const float eps = a.sigma * noise.normal();
+    float dak = 0.f, pak = 0.f, dema = 0.f;
+    for (int i = 0; i < n; ++i) {
+      const float x = S(4, i), k = a.normalized ? x / nrm : x;
+      dak += S(0, i) * x;
+      pak += S(1, i) * k;
+      dema += S(2, i) * x;
+    }
+    const float u[2] = {a.eta * ((dak + eps) - pak), a.omb * (dema + eps)};
+    for (int i = 0; i < n; ++i) {
+      const float x = S(4, i), k = a.normalized ? x / nrm : x;
+      for (int arm = 0; arm < 2; ++arm) {
+        float& e = S(2 * arm, i);
+        float& mu = S(2 * arm + 1, i);
+        const float m1 = a.beta * mu + u[arm] * (arm == 0 ? k : x);
+        const float e1 = e - a.alpha * m1;
+        const double ed = e, md = mu, e1d = e1, m1d = m1;
+        Q(arm, 0, i) += ed * ed;
+        Q(arm, 1, i) += ed * md;
+        Q(arm, 2, i) += md * md;
+        Q(arm, 3, i) += e1d * ed;
+        Q(arm, 4, i) += e1d * md;
+        Q(arm, 5, i) += m1d * ed;
+        Q(arm, 6, i) += m1d * md;
+        e = e1;
+        mu = m1;
+      }
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    Q(0, 7, i) = S(0, i);
+    Q(1, 7, i) = S(2, i);
+  }
+}
+
+/// What a device thread does with its item (trial trial0 + b of the batch): the kernel and the
+/// emulator both run it.
+struct Item {
+  const float* sl;
+  Args a;
+  long long trial0;
+  int B;
+  float* st;
+  double* q;
+  AKM_HD void operator()(long long b) const { trial(sl, a, trial0, int(b), B, st, q); }
+};
+
+}  // namespace akm::cuda::fit_detail

@@ -1,0 +1,20 @@
+// phase_map/host — the host side W3's launcher (cuda.cu) and emulator (emulated.cpp) share:
+// the sizes the kernel exists for and the launch arguments.
+#pragma once
+#include <string>
+
+#include "akm/base/errors.hpp"
+#include "akm/sim/workloads.hpp"
+#include "trial.hpp"
+
+namespace akm::cuda::w3_detail {
+
+inline void require_size(int n) {
+  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on --backend cuda (W3)");
+}
+
+inline Args args(const wl::W3& w, std::uint64_t seed) {
+  return {w.trials, w.trials * w.points(), w.n_beta, w.n_eta, w.steps, w.renorm, w.eta_max, seed};
+}
+
+}  // namespace akm::cuda::w3_detail

@@ -1,0 +1,33 @@
+// transport/host — the host side W1's launcher (cuda.cu) and emulator (emulated.cpp) share:
+// the sizes the kernel exists for, and the observables from the trials' final v.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "akm/base/errors.hpp"
+#include "akm/sim/workloads.hpp"
+#include "../../cuda/host.hpp"
+
+namespace akm::cuda::w1_detail {
+
+inline void require_size(int n) {
+  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on --backend cuda (W1)");
+}
+
+/// Row t: v (n values), then ‖v‖² in double (as engine::w1).
+inline wl::Observations gather(const wl::W1& w, const std::vector<float>& v) {
+  wl::Observations o = detail::observations(w.trials, w.n_obs());
+  for (long long t = 0; t < w.trials; ++t) {
+    double sq = 0.0;
+    for (int i = 0; i < w.n; ++i) {
+      const double x = v[std::size_t(t) * w.n + i];
+      o.values[std::size_t(t) * o.n_obs + i] = x;
+      sq += x * x;
+    }
+    o.values[std::size_t(t) * o.n_obs + w.n] = sq;
+  }
+  return o;
+}
+
+}  // namespace akm::cuda::w1_detail

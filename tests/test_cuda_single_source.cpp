@@ -1,0 +1,153 @@
+// The pieces of the CUDA backend that are host functions too (docs/cuda.md): the device stream
+// (akm/random/stream_hd.hpp) against akm::Stream, the launch geometry and block reduction order
+// (akm/sim/cuda_grid.hpp), and the no-device refusal of every launcher. No device needed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "akm/base/errors.hpp"
+#include "akm/random/random.hpp"
+#include "akm/random/stream_hd.hpp"
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/cuda_grid.hpp"
+
+using namespace akm;
+
+namespace {
+constexpr double kEps32 = 5.9604644775390625e-08;
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+}  // namespace
+
+TEST(DeviceStream, DoubleStreamIsAkmStreamBitForBit) {
+  for (std::uint64_t seed : {0ULL, 7ULL, 0xFFFFFFFF12345678ULL})
+    for (std::uint64_t trial : {0ULL, 3ULL, 0x100000001ULL})
+      for (Purpose p : {Purpose::keys, Purpose::noise, Purpose::init}) {
+        Stream ref(seed, trial, p);
+        hd::Stream<double> dev(seed, trial, std::uint32_t(p));
+        for (int i = 0; i < 40; ++i) {
+          ASSERT_EQ(dev.bits(), ref.bits());
+          ASSERT_TRUE(same_bits(dev.uniform(), ref.uniform()));
+          ASSERT_TRUE(same_bits(dev.normal(), ref.normal())) << "draw " << i;
+        }
+      }
+}
+
+TEST(DeviceStream, SeekStartsAtThatPhiloxBlock) {
+  // Block b holds normals 2b and 2b + 1 when no uniform is redrawn (probability 2⁻⁵³ a draw).
+  Stream ref(11, 5, Purpose::keys);
+  std::vector<double> z(64);
+  for (auto& v : z) v = ref.normal();
+  hd::Stream<double> dev(11, 5, hd::kKeys);
+  for (std::uint32_t b : {31u, 0u, 17u}) {
+    dev.normal();  // leave a spare pending: seek must drop it
+    dev.seek(b);
+    EXPECT_TRUE(same_bits(dev.normal(), z[2 * b]));
+    EXPECT_TRUE(same_bits(dev.normal(), z[2 * b + 1]));
+  }
+}
+
+TEST(DeviceStream, FloatUniformsAreTheDoubleOnesRoundedAndNormalsClose) {
+  hd::Stream<double> d(3, 9, hd::kKeys);
+  hd::Stream<float> f(3, 9, hd::kKeys);
+  double worst = 0.0;
+  for (int i = 0; i < 4000; ++i) {
+    hd::Stream<double> d2 = d;
+    hd::Stream<float> f2 = f;
+    ASSERT_EQ(f2.uniform(), float(d2.uniform()));
+    worst = std::max(worst, std::abs(double(f.normal()) - d.normal()));
+  }
+  // tests/test_engine.cpp's bound for float normals: √(2·ε·2) at u → 1 plus a few ulps of |z| ≤ 8.
+  EXPECT_LE(worst, std::sqrt(2.0 * kEps32 * 2) + 8 * kEps32 * 8);
+}
+
+TEST(CudaGrid, OneThreadPerItemCoversEveryItemOnce) {
+  for (long long items : {1LL, 127LL, 128LL, 129LL, 1000LL, 4096LL}) {
+    const cuda::Grid g = cuda::grid_per_item(items, 128);
+    EXPECT_EQ(g.threads, 128u);
+    EXPECT_GE((long long)g.blocks * g.threads, items) << items;
+    EXPECT_LT((long long)(g.blocks - 1) * g.threads, items) << items;  // no idle block
+    std::vector<int> seen(std::size_t(items), 0);
+    long long idle = 0;
+    for (unsigned b = 0; b < g.blocks; ++b)
+      for (unsigned t = 0; t < g.threads; ++t) {
+        const long long i = cuda::item_of(b, t, g.threads);
+        if (i < items) ++seen[std::size_t(i)];
+        else ++idle;
+      }
+    for (int s : seen) ASSERT_EQ(s, 1);
+    EXPECT_EQ(idle, (long long)g.blocks * g.threads - items);
+  }
+  // Past 2³² threads the index must not wrap in 32 bits.
+  EXPECT_EQ(cuda::item_of(40000000u, 127u, 128u), 40000000LL * 128 + 127);
+}
+
+TEST(CudaGrid, RefusesBadGeometryNamingIt) {
+  auto refused = [](auto f, const std::string& param) {
+    try {
+      f();
+    } catch (const InputError& e) {
+      return e.param() == param;
+    }
+    return false;
+  };
+  EXPECT_TRUE(refused([] { cuda::grid_per_item(0, 128); }, "trials"));
+  EXPECT_TRUE(refused([] { cuda::grid_per_item(-5, 128); }, "trials"));
+  EXPECT_TRUE(refused([] { cuda::grid_per_item(10, 0); }, "threads per block"));
+  EXPECT_TRUE(refused([] { cuda::grid_per_item(10, 48); }, "threads per block"));
+  EXPECT_TRUE(refused([] { cuda::grid_per_item(10, 2048); }, "threads per block"));
+  EXPECT_TRUE(refused([] { cuda::grid_per_item(2147483648LL * 128, 128); }, "trials"));
+  EXPECT_NO_THROW(cuda::grid_per_item(2147483647LL * 128, 128));
+  EXPECT_TRUE(refused([] { cuda::grid_block_per_item(2147483648LL, 64); }, "trials"));
+  EXPECT_TRUE(refused([] { cuda::grid_block_per_item(4, 1056); }, "threads per block"));
+  const cuda::Grid g = cuda::grid_block_per_item(5, 64);
+  EXPECT_EQ(g.blocks, 5u);
+  EXPECT_EQ(g.threads, 64u);
+}
+
+TEST(CudaGrid, BlockSumIsTheWarpTreeThenTheWarpsInOrder) {
+  const float big = 16777216.f;  // 2²⁴: adding 1 rounds back (ties to even), adding 2 does not
+  std::vector<float> v(64, 0.f);
+  v[0] = big;
+  v[1] = 1.f;
+  v[17] = 1.f;  // lanes 1 and 17 meet first (offset 16), then join lane 0 as 2
+  EXPECT_EQ(cuda::block_sum_order(v.data(), 32), big + 2.f);
+  float seq = 0.f;
+  for (int i = 0; i < 32; ++i) seq += v[std::size_t(i)];
+  EXPECT_EQ(seq, big);  // a left-to-right sum loses both ones: the order matters
+  v[40] = 1.f;  // the second warp's sum (1) is added to the first's: big + 2 + 1 rounds to even
+  EXPECT_EQ(cuda::block_sum_order(v.data(), 64), big + 4.f);
+  EXPECT_THROW(cuda::block_sum_order(v.data(), 48), InputError);
+  EXPECT_THROW(cuda::block_sum_order(v.data(), 0), InputError);
+}
+
+TEST(CudaRefusal, EveryLauncherSaysWhyWithoutADevice) {
+  std::string why;
+  if (cuda::built() && !cuda::device_name(&why).empty()) GTEST_SKIP() << "a CUDA device is present";
+  const std::string expect = cuda::built() ? "no CUDA device" : "no CUDA backend";
+  auto says = [&](auto f) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      return std::string(e.what()).find(expect) != std::string::npos;
+    }
+    return false;
+  };
+  // Sizes the kernels do not support: the missing device is still what is reported first.
+  wl::W1 w1;
+  w1.n = 5;
+  wl::W2 w2;
+  w2.m = 3;
+  wl::W3 w3;
+  wl::Fit fit;
+  fit.lambda = {1.0, 0.5};
+  EXPECT_TRUE(says([&] { cuda::w1(w1, 1); }));
+  EXPECT_TRUE(says([&] { cuda::w2(w2, 1); }));
+  EXPECT_TRUE(says([&] { cuda::w3(w3, 1); }));
+  EXPECT_TRUE(says([&] { cuda::w4(wl::W4{}, Mat::Zero(2, 2), Mat::Zero(4, 2), Mat::Zero(4, 2)); }));
+  EXPECT_TRUE(says([&] { cuda::fit(fit, 1); }));
+  EXPECT_TRUE(says([&] { cuda::phase_trials({1.0}, phase::MeasureOptions{}, {}); }));
+}
