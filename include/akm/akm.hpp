@@ -8,9 +8,11 @@
 // labels are the \label names of the AK-Momentum paper.
 //   base/        linalg (Eigen aliases Vec, Mat, Mat2), errors (InputError: bad input
 //                refused before any work, CLI exit 2), key (enum Key), spec_text, version,
-//                interrupt (SIGINT leaves no partial results), progress.
+//                interrupt (SIGINT leaves no partial results), progress, hd (AKM_HD: code
+//                compiled for both the host and the CUDA device).
 //   random/      Stream(seed, trial, Purpose): Philox4x32-10 counter streams, so a trial's
-//                numbers never depend on the thread running it.
+//                numbers never depend on the thread running it; stream_hd: the same stream
+//                written once for the host and the device.
 //   spectrum/    Σ = U diag(λ) Uᵀ from a spec ("spiked:n=64,spikes=10/5,floor=1", …); exact
 //                Gaussian-key moments λ̂_i, κ_i, Q_ij of x̂ = x/‖x‖; key laws; data-set spectra.
 //   rules/       reference buffers: EMA [eq:ema-update], AK raw [eq:dm-update] and normalized
@@ -23,15 +25,19 @@
 //   sim/         monte_carlo(): trials × steps with streaming statistics (trial_stats),
 //                identical for any thread count and any number of MPI ranks (dist); one
 //                jackknife, one fitted 2×2 map with its errors (fitted_map); the fast
-//                engine (engine/), CUDA offload, measured phase maps, moments by simulation.
+//                engine (engine/), CUDA offload (its launch grid, its host emulation),
+//                measured phase maps, moments by simulation.
 //   check/       predicted vs measured with tolerances from standard errors and the declared
-//                false-alarm rate (Bonferroni); one-sided bounds; `akm simulate`.
-//   report/      CSV, gnuplot figures, staged result folders, results/index.html, notebooks.
+//                false-alarm rate (Bonferroni); one-sided bounds; `akm simulate`; the claim
+//                ledger: a verdict per statement of the paper from the recorded checks.
+//   report/      CSV, gnuplot figures, staged result folders, results/index.html, notebooks,
+//                the ledger's verdicts (ledger.json, the statements table).
 //   experiments/ the experiment registry (link the experiments' whole archive to fill it,
 //                see akmConfig.cmake) and run_experiment().
 #pragma once
 
 #include "akm/base/errors.hpp"
+#include "akm/base/hd.hpp"
 #include "akm/base/interrupt.hpp"
 #include "akm/base/key.hpp"
 #include "akm/base/linalg.hpp"
@@ -41,7 +47,10 @@
 #include "akm/base/version.hpp"
 #include "akm/check/check.hpp"
 #include "akm/check/equivalence.hpp"
+#include "akm/check/ledger.hpp"
+#include "akm/check/ledger_verdict.hpp"
 #include "akm/check/one_sided.hpp"
+#include "akm/check/paper_claims.hpp"
 #include "akm/check/power.hpp"
 #include "akm/check/simulate.hpp"
 #include "akm/check/status.hpp"
@@ -54,6 +63,7 @@
 #include "akm/problems/mlp.hpp"
 #include "akm/problems/train.hpp"
 #include "akm/random/random.hpp"
+#include "akm/random/stream_hd.hpp"
 #include "akm/report/claim_page.hpp"
 #include "akm/report/csv.hpp"
 #include "akm/report/explore_api.hpp"
@@ -64,6 +74,7 @@
 #include "akm/report/html.hpp"
 #include "akm/report/index.hpp"
 #include "akm/report/katex.hpp"
+#include "akm/report/ledger_report.hpp"
 #include "akm/report/notebook.hpp"
 #include "akm/report/phase_report.hpp"
 #include "akm/report/report.hpp"
@@ -74,6 +85,8 @@
 #include "akm/rules/optimizers.hpp"
 #include "akm/rules/rules.hpp"
 #include "akm/sim/cuda.hpp"
+#include "akm/sim/cuda_emulated.hpp"
+#include "akm/sim/cuda_grid.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/engine/limits.hpp"

@@ -21,6 +21,7 @@
 
 namespace akm::hd {
 
+/// √x (sqrtf on the device, std::sqrt on the host).
 AKM_HD inline float sqrt_(float x) {
 #if defined(__CUDA_ARCH__)
   return sqrtf(x);
@@ -28,6 +29,7 @@ AKM_HD inline float sqrt_(float x) {
   return std::sqrt(x);
 #endif
 }
+/// √x in double (sqrt on the device, std::sqrt on the host).
 AKM_HD inline double sqrt_(double x) {
 #if defined(__CUDA_ARCH__)
   return ::sqrt(x);
@@ -35,6 +37,7 @@ AKM_HD inline double sqrt_(double x) {
   return std::sqrt(x);
 #endif
 }
+/// ln x (logf on the device, std::log on the host).
 AKM_HD inline float log_(float x) {
 #if defined(__CUDA_ARCH__)
   return logf(x);
@@ -42,6 +45,7 @@ AKM_HD inline float log_(float x) {
   return std::log(x);
 #endif
 }
+/// ln x in double (log on the device, std::log on the host).
 AKM_HD inline double log_(double x) {
 #if defined(__CUDA_ARCH__)
   return ::log(x);
@@ -49,6 +53,7 @@ AKM_HD inline double log_(double x) {
   return std::log(x);
 #endif
 }
+/// eˣ in double (exp on the device, std::exp on the host).
 AKM_HD inline double exp_(double x) {
 #if defined(__CUDA_ARCH__)
   return ::exp(x);
@@ -65,6 +70,7 @@ AKM_HD inline void sincos_(float t, float* s, float* c) {
   *c = std::cos(t);
 #endif
 }
+/// s = sin θ, c = cos θ in double (sincos on the device).
 AKM_HD inline void sincos_(double t, double* s, double* c) {
 #if defined(__CUDA_ARCH__)
   ::sincos(t, s, c);

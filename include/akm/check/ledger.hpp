@@ -20,6 +20,7 @@ struct LedgerRules {
   double assurance_floor = 0.8;     ///< an equivalence design below this: INCONCLUSIVE by design
 };
 
+/// What kind of statement an entry is; it decides which checks are evidence for it.
 enum class StatementKind {
   Algebraic,  ///< an identity or inequality: exact and deterministic checks are evidence
   Theorem,    ///< a predicted quantity: only statistical checks with power are evidence
@@ -42,17 +43,35 @@ struct LedgerGroup {
   // A refutation from recorded departures (params) instead of checks: the objects of the
   // array at `param` whose `param_filter` ("field=value") holds, compared by |param_z|
   // against the experiment's family z.
+  /// \var param
+  /// JSON pointer into params: the array of recorded departures (instead of `checks`).
+  /// \var param_filter
+  /// "field=value": only the departures whose field has that value ("": all of them).
+  /// \var param_z
+  /// The field of each departure holding its z, compared by |z| with the family z.
   std::string param, param_filter, param_z;
 };
 
+/// One testable statement of the paper: what it says, the rival it must rule out, the decision
+/// rule, and the groups of checks that decide it (or why it is not tested).
 struct LedgerEntry {
   std::string label;  ///< paper label, optionally "/part"
-  StatementKind kind = StatementKind::Theorem;
+  StatementKind kind = StatementKind::Theorem;  ///< which checks count as evidence
+  /// \var statement
+  /// The statement as the paper words it (required).
+  /// \var regime
+  /// The regime the checks cover, in words (spectra, η, β, sizes).
+  /// \var rival
+  /// The rival prediction the statement must rule out (required unless a finding or untested).
+  /// \var margin
+  /// The effect or margin that separates statement and rival, and why.
+  /// \var decision
+  /// The decision rule in words (required unless a finding or untested).
   std::string statement, regime, rival, margin, decision;
   std::string corrected;     ///< the corrected statement (its evidence: `evidence`)
   std::string not_testable;  ///< why it cannot be tested here (verdict NOT TESTABLE HERE)
   std::string not_tested;    ///< why no experiment tests it yet (verdict NOT TESTED YET)
-  std::string note;
+  std::string note;          ///< a remark, such as a change made after a run and its reason
   std::vector<LedgerGroup> evidence;  ///< supports the statement (or its corrected text)
   std::vector<LedgerGroup> refute;    ///< rejects the statement as written (corrected entries)
   std::vector<std::string> findings;  ///< patterns of the experiments' findings to report
@@ -62,11 +81,13 @@ struct LedgerEntry {
   std::vector<std::string> experiments() const;
 };
 
+/// The parsed ledger: its decision floors and its entries.
 struct Ledger {
-  LedgerRules rules;
-  std::vector<LedgerEntry> entries;
+  LedgerRules rules;                 ///< the [rules] header
+  std::vector<LedgerEntry> entries;  ///< the [[statement]] entries, in file order (labels unique)
 };
 
+/// "algebraic", "theorem", "empirical" or "finding" (the ledger's `kind` values).
 std::string to_string(StatementKind k);
 
 /// Parses ledger TOML; InputError names the offending key, its value and the valid range.

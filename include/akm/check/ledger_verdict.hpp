@@ -33,6 +33,7 @@
 
 namespace akm {
 
+/// An entry's verdict (the rules at the top of this header); to_string gives its display name.
 enum class LedgerStatus {
   Supported, Corrected, Contradicted, NotReproducedAtScale, Inconclusive, Reported, NotTestableHere, NotTestedYet
 };
@@ -40,25 +41,44 @@ std::string to_string(LedgerStatus s);  ///< "SUPPORTED", "NOT TESTABLE HERE", �
 
 /// What one group of checks showed.
 enum class GroupOutcome { Supports, Fails, DesignFailed, ByDesign, Weak, Empty, NoResults };
-std::string to_string(GroupOutcome o);
+std::string to_string(GroupOutcome o);  ///< "supports", "design check failed", …
 
+/// One ledger group evaluated against its experiment's recorded checks: the counts behind its
+/// outcome.
 struct GroupResult {
-  std::string part, experiment;
-  GroupOutcome outcome = GroupOutcome::Empty;
+  /// The group's part / regime (LedgerGroup::part).
+  std::string part, experiment;  ///< The group's experiment ID.
+  GroupOutcome outcome = GroupOutcome::Empty;  ///< what the group showed
+  /// \var selected
+  /// Checks the group's patterns select (within its predicted range); with `param`: departures.
+  /// \var evidence
+  /// Selected checks that are evidence (neither design checks nor set-aside exact checks).
+  /// \var discriminating
+  /// Evidence checks that pass with power ≥ power_floor against the rival (equivalence: once
+  /// established).
+  /// \var failed
+  /// Evidence checks that fail.
+  /// \var design_failed
+  /// Design checks (and set-aside exact checks) that fail.
   int selected = 0, evidence = 0, discriminating = 0, failed = 0, design_failed = 0;
   int exact_not_evidence = 0;  ///< exact / deterministic checks set aside (non-algebraic statement)
-  double best_power = 0.0;
+  double best_power = 0.0;     ///< the largest power of an evidence check against the group's rival
+  /// The equivalence design's assurance read from params (NaN: not declared or not recorded).
   double assurance = std::numeric_limits<double>::quiet_NaN();
   std::string detail;  ///< the numbers behind the outcome, from the recorded checks
+  /// {part, experiment, outcome, counts, best_power, detail, assurance (null when NaN)}.
   nlohmann::json to_json() const;
 };
 
+/// The verdict of one ledger entry, with its groups' results and the reason in words.
 struct EntryVerdict {
-  std::string label;
-  LedgerStatus status = LedgerStatus::Inconclusive;
-  std::string reason;
-  std::vector<GroupResult> evidence, refute;
-  std::vector<std::string> findings;
+  std::string label;                                 ///< the entry's label
+  LedgerStatus status = LedgerStatus::Inconclusive;  ///< the verdict
+  std::string reason;  ///< why: the groups' numbers, the model comparison, or the declared reason
+  /// The evidence groups' results, in the entry's order.
+  std::vector<GroupResult> evidence, refute;  ///< The refute groups' results (corrected entries).
+  std::vector<std::string> findings;  ///< a finding's matching recorded findings, as "ID: text"
+  /// {label, verdict, reason, evidence, refute, findings}.
   nlohmann::json to_json() const;
 };
 

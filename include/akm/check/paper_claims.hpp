@@ -11,9 +11,11 @@
 
 namespace akm {
 
+/// One claim-bearing statement of the paper (a row of experiments/paper_claims.tsv).
 struct PaperClaim {
   int line = 0;          ///< line of the statement in the paper's source
-  std::string env, key;  ///< environment (theorem, table, text, …) and key (its label)
+  /// The statement's environment (theorem, corollary, remark, table, text, …).
+  std::string env, key;  ///< The statement's key: its paper label (what ledger entries are keyed by).
 };
 
 /// Reads the TSV (line, environment, key, title); InputError names a malformed row.

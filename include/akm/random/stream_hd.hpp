@@ -16,8 +16,8 @@
 
 namespace akm::hd {
 
-using PhiloxCtr = r123::Philox4x32::ctr_type;
-using PhiloxKey = r123::Philox4x32::key_type;
+using PhiloxCtr = r123::Philox4x32::ctr_type;  ///< a Philox4x32 counter (or output block): 4 × 32 bits
+using PhiloxKey = r123::Philox4x32::key_type;  ///< a Philox4x32 key: the seed's two 32-bit halves
 
 /// The counter and key of stream (seed, trial, purpose), at block 0.
 AKM_HD inline void philox_start(PhiloxCtr& ctr, PhiloxKey& key, std::uint64_t seed,
@@ -70,15 +70,18 @@ AKM_HD inline T box_muller(Uniform&& uniform, bool& has_spare, T& spare) {
   return r * c;
 }
 
+/// The counter stream of (seed, trial, purpose) for host and device code: T = double is
+/// akm::Stream bit for bit, T = float the CUDA kernels' float transform.
 template <class T>
 struct Stream {
-  PhiloxCtr ctr;
-  PhiloxKey key;
-  PhiloxCtr out;
-  int next_word = 4;
-  bool has_spare = false;
-  T spare = T(0);
+  PhiloxCtr ctr;       ///< the next block's counter {block, purpose, trial low, trial high}
+  PhiloxKey key;       ///< the key {seed low, seed high}
+  PhiloxCtr out;       ///< the current block's four output words
+  int next_word = 4;   ///< the next unused word of `out` (> 2: draw a new block)
+  bool has_spare = false;  ///< a Box–Muller sin value is cached in `spare`
+  T spare = T(0);          ///< the cached normal (valid when has_spare)
 
+  /// The stream of (seed, trial, purpose) at block 0; purpose as akm::Purpose (kKeys, …).
   AKM_HD Stream(std::uint64_t seed, std::uint64_t trial, std::uint32_t purpose) {
     philox_start(ctr, key, seed, trial, purpose);
   }
@@ -88,18 +91,25 @@ struct Stream {
     next_word = 4;
     has_spare = false;
   }
+  /// The next 64 random bits (philox_next).
   AKM_HD std::uint64_t bits() { return philox_next(r123::Philox4x32{}, ctr, key, out, next_word); }
   /// Uniform on (0, 1).
   AKM_HD T uniform() {
     return uniform_open<T>([this] { return bits(); });
   }
-  /// Standard normal.
+  /// Standard normal (box_muller: cos first, the sin one cached).
   AKM_HD T normal() {
     return box_muller<T>([this] { return uniform(); }, has_spare, spare);
   }
 };
 
-/// Stream purposes as the kernels name them (akm::Purpose's values).
+// Stream purposes as the kernels name them (akm::Purpose's values).
+/// \var kKeys
+/// akm::Purpose::keys: the stream of a trial's keys.
+/// \var kNoise
+/// akm::Purpose::noise: the stream of a trial's value noise.
+/// \var kInit
+/// akm::Purpose::init: the stream of a trial's initial state.
 constexpr std::uint32_t kKeys = 1, kNoise = 2, kInit = 3;
 
 }  // namespace akm::hd

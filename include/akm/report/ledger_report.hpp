@@ -14,7 +14,7 @@
 
 namespace akm {
 
-/// root/<ID>/summary.json for every experiment the ledger names (absent ones are left out).
+/// root/\<ID\>/summary.json for every experiment the ledger names (absent ones are left out).
 std::map<std::string, nlohmann::json> load_ledger_summaries(const std::filesystem::path& root, const Ledger& ledger);
 
 /// Every entry's verdict, in ledger order.
@@ -34,7 +34,7 @@ std::vector<std::string> stale_experiments(const nlohmann::json& ledger,
 /// One line per statement: label, verdict, experiments (plain text for the terminal).
 std::string ledger_table_text(const nlohmann::json& ledger);
 
-/// The index's statements table (HTML) from ledger.json; links point at root/<ID>/index.html.
+/// The index's statements table (HTML) from ledger.json; links point at root/\<ID\>/index.html.
 /// `stale`: experiments re-run since (the table then says so and names them).
 std::string ledger_index_html(const nlohmann::json& ledger, const std::vector<std::string>& stale = {});
 

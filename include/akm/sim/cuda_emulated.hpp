@@ -16,14 +16,24 @@
 
 namespace akm::cuda::emulated {
 
+/// cuda::w1 on the host: the kernel's trial body over its grid; `threads` host threads run
+/// the blocks.
 wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads);
+/// cuda::w2 on the host: one host thread stands for each block, its lanes run in order
+/// between the barriers, the block sums in the device's order; `threads` host threads.
 wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads);
+/// cuda::w3 on the host: the kernel's row body over its grid; `threads` host threads.
 wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads);
+/// cuda::w4 on the host: the launcher's cuBLAS calls replayed on host vectors, a float GEMM
+/// with its sums in k order.
 wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat);
-/// `batch_bytes`: the device memory one batch of trials may fill (the launcher's is 1 GiB);
-/// smaller values only split the trials into more batches.
+/// cuda::fit on the host: the kernel's trial body over the kernel's batches and grids;
+/// `threads` host threads. `batch_bytes`: the device memory one batch of trials may fill
+/// (the launcher's is 1 GiB); smaller values only split the trials into more batches.
 wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads,
                      std::size_t batch_bytes = std::size_t(1) << 24);
+/// cuda::phase_trials on the host: the kernel's trial body over the kernel's grids,
+/// point-major (p·trials + r); o.threads host threads.
 std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt,
                                              const phase::MeasureOptions& o,
                                              const std::vector<phase::PointPlan>& points);

@@ -13,8 +13,9 @@ namespace akm::cuda {
 
 /// A 1-D launch: `blocks` blocks of `threads` threads for `items` items.
 struct Grid {
-  unsigned blocks = 0, threads = 0;
-  long long items = 0;
+  /// Blocks in the grid (gridDim.x).
+  unsigned blocks = 0, threads = 0;  ///< Threads per block (blockDim.x).
+  long long items = 0;               ///< items to cover (the threads past the last one idle)
 };
 
 /// One thread per item, `threads` per block, the last block partly idle. Refuses (InputError
