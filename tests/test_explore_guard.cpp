@@ -118,7 +118,8 @@ class DataDir : public ::testing::Test {
     fs::remove_all(root_);
     fs::create_directories(root_ / "data" / "sub");
     std::ofstream(root_ / "secret.csv") << "hidden-cell,1\n2,3\n";
-    std::ofstream(root_ / "data" / "good.csv") << "1,2\n2,1\n0,3\n";
+    // No row equal to the column means: a centred zero row has no normalized key.
+    std::ofstream(root_ / "data" / "good.csv") << "1,2\n2,1\n0,4\n";
     std::ofstream(root_ / "data" / "sub" / "more.csv") << "1,2\n2,1\n0,3\n";
     std::ofstream(root_ / "data" / "words.csv") << "hidden-inside,1\n2,3\n";
     fs::create_symlink(root_ / "secret.csv", root_ / "data" / "link.csv");
