@@ -1,4 +1,4 @@
-# python.cmake — the Python module `akm` (src/python/, pybind11): the layer above experiments.
+# python.cmake — the Python module `akm` (src/python/, pybind11): above the experiments and app layers.
 #
 # AKM_PYTHON (default ON) builds it where Python 3's development files and pybind11 are found
 # (Debian: python3-dev pybind11-dev) and is OFF with a status line otherwise. Built into
@@ -51,7 +51,7 @@ set_target_properties(akm_python PROPERTIES OUTPUT_NAME _akm
 # Experiments register themselves from static initializers: keep every object, as for the
 # program (not with the umbrella `akm`, which holds the same archive without the feature).
 target_include_directories(akm_python PRIVATE ${CMAKE_SOURCE_DIR}/include)
-target_link_libraries(akm_python PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,akm_experiments>")
+target_link_libraries(akm_python PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,akm_experiments>" akm_app)
 configure_file(${CMAKE_SOURCE_DIR}/src/python/akm/__init__.py
   ${CMAKE_BINARY_DIR}/python/akm/__init__.py COPYONLY)
 

@@ -1,4 +1,4 @@
-// akm explore's requests (report/explore_api): bad requests are refused with the CLI's
+// akm explore's requests (app/explore_api): bad requests are refused with the CLI's
 // messages before any work, and every number served is the one akm phase / akm theory compute.
 #include <string>
 #include <vector>
@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "akm/report/explore_api.hpp"
+#include "akm/app/explore_api.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/phase.hpp"
 #include "akm/theory/report.hpp"

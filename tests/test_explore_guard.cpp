@@ -1,4 +1,4 @@
-// akm explore's guard (report/explore_guard): every request passes host, origin, method and
+// akm explore's guard (app/explore_guard): every request passes host, origin, method and
 // size checks before any work, and a `data:` spectrum opens only the allowed files. The same
 // rules are probed against the running server by tests/explore_security.py.
 #include <filesystem>
@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/base/errors.hpp"
-#include "akm/report/explore_api.hpp"
-#include "akm/report/explore_guard.hpp"
+#include "akm/app/explore_api.hpp"
+#include "akm/app/explore_guard.hpp"
 
 namespace {
 

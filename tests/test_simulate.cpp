@@ -19,7 +19,7 @@
 #include "akm/sim/cuda.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/sim/engine/engine.hpp"
-#include "akm/check/simulate.hpp"
+#include "akm/app/simulate.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/sim/workloads.hpp"
 #include "rounding_bounds.hpp"

@@ -1,8 +1,9 @@
 // akm.hpp — the whole library API in one include (installed as <akm/akm.hpp>): every public
 // header (tests/check_umbrella.py keeps it so; docs/api.md is the reference).
 //
-// One folder per layer, bottom up; each layer sees only the layers above it in this list
-// (the build enforces it: cmake/layers.cmake). Units: eigenvalues λ are variances of the key
+// One folder per layer, bottom up; each layer sees only the layers it depends on, directly
+// or through them (the graph of docs/architecture.md, enforced by the build:
+// cmake/layers.cmake). Units: eigenvalues λ are variances of the key
 // coordinates (units of x²); β (EMA decay) and η (AK step, units 1/x²) are per step;
 // μ = (1−β)/η has the units of λ; times t, lags and horizons τ are counted in steps. Paper
 // labels are the \label names of the AK-Momentum paper.
@@ -28,14 +29,20 @@
 //                engine (engine/), CUDA offload (its launch grid, its host emulation),
 //                measured phase maps, moments by simulation.
 //   check/       predicted vs measured with tolerances from standard errors and the declared
-//                false-alarm rate (Bonferroni); one-sided bounds; `akm simulate`; the claim
-//                ledger: a verdict per statement of the paper from the recorded checks.
+//                false-alarm rate (Bonferroni); one-sided bounds; the claim ledger: a verdict
+//                per statement of the paper from the recorded checks.
 //   report/      CSV, gnuplot figures, staged result folders, results/index.html, notebooks,
 //                the ledger's verdicts (ledger.json, the statements table).
 //   experiments/ the experiment registry (link the experiments' whole archive to fill it,
 //                see akmConfig.cmake) and run_experiment().
+//   app/         the drivers behind the program's commands: `akm simulate` (options,
+//                validation, the run on a backend, its verdict) and `akm explore`'s request
+//                handling (the API, its guard, the page).
 #pragma once
 
+#include "akm/app/explore_api.hpp"
+#include "akm/app/explore_guard.hpp"
+#include "akm/app/simulate.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/hd.hpp"
 #include "akm/base/interrupt.hpp"
@@ -52,7 +59,6 @@
 #include "akm/check/one_sided.hpp"
 #include "akm/check/paper_claims.hpp"
 #include "akm/check/power.hpp"
-#include "akm/check/simulate.hpp"
 #include "akm/check/status.hpp"
 #include "akm/experiments/experiment.hpp"
 #include "akm/experiments/paper_statements.hpp"
@@ -66,8 +72,6 @@
 #include "akm/random/stream_hd.hpp"
 #include "akm/report/claim_page.hpp"
 #include "akm/report/csv.hpp"
-#include "akm/report/explore_api.hpp"
-#include "akm/report/explore_guard.hpp"
 #include "akm/report/figure.hpp"
 #include "akm/report/figure_styles.hpp"
 #include "akm/report/files.hpp"

@@ -76,7 +76,7 @@ RunOptions to_options(const CommonRunFlags& f) {
   o.threads = f.threads;
   o.out_root = f.out;
   o.progress = show_progress(f.quiet);
-  require_writable_dir(o.out_root, "--out");
+  if (dist::root()) require_writable_dir(o.out_root, "--out");  // under mpirun rank 0 alone writes
   return o;
 }
 

@@ -1,8 +1,8 @@
 // akm explore — the live (η, β, α) map in the browser: a local HTTP server (cpp-httplib,
 // Debian's libcpp-httplib-dev) bound to 127.0.0.1 only, like Jupyter or TensorBoard. Every
-// request is answered by report/explore_api.cpp (akm phase's and akm theory's C++); this
+// request is answered by app/explore_api.cpp (akm phase's and akm theory's C++); this
 // file only moves bytes, refuses what is not a GET of a known page, and stops cleanly on
-// SIGINT/SIGTERM. Every request first passes report/explore_guard (host, origin, method,
+// SIGINT/SIGTERM. Every request first passes app/explore_guard (host, origin, method,
 // sizes: docs/explore.md "Threat model"), answered before httplib routes or reads a body.
 #include <csignal>
 #include <iostream>
@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/base/errors.hpp"
-#include "akm/report/explore_api.hpp"
-#include "akm/report/explore_guard.hpp"
+#include "akm/app/explore_api.hpp"
+#include "akm/app/explore_guard.hpp"
 #include "command.hpp"
 
 #if AKM_HAVE_HTTPLIB

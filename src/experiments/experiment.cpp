@@ -13,6 +13,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/base/progress.hpp"
 #include "akm/experiments/result_hash.hpp"
+#include "akm/sim/dist.hpp"
 
 namespace akm {
 
@@ -106,7 +107,7 @@ std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
 
 ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opts) {
   const auto t0 = std::chrono::steady_clock::now();
-  ResultDir out(opts.out_root, e.info.id);
+  ResultDir out(opts.out_root, e.info.id, dist::root());  // under mpirun rank 0 alone writes
   ExperimentContext ctx(opts, out);
   e.body(ctx);
   ctx.checks.finalize();

@@ -1,9 +1,9 @@
 // python/simulate — akm.simulate(): one Monte-Carlo run of AK-SGD and SGD-EMA on a spectrum
-// (akm/check/simulate.hpp), per direction and arm the measured contraction, coupling, rate
+// (akm/app/simulate.hpp), per direction and arm the measured contraction, coupling, rate
 // and final error beside the closed forms, as equal-length columns (the rows of the CLI's
 // rates.csv), so pandas.DataFrame(akm.simulate(...)) is the table.
 #include "akm/base/errors.hpp"
-#include "akm/check/simulate.hpp"
+#include "akm/app/simulate.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "common.hpp"
 

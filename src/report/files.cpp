@@ -25,7 +25,6 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/base/interrupt.hpp"
-#include "akm/sim/dist.hpp"
 
 namespace akm::files {
 
@@ -130,7 +129,6 @@ namespace fs = std::filesystem;
 using namespace files;
 
 void require_writable_dir(const fs::path& root, const std::string& param) {
-  if (!dist::root()) return;
   const auto fail = [&] { throw InputError(param, root.string(), "must be a writable folder"); };
   if (root.empty()) fail();
   const auto created = first_missing_ancestor(root);

@@ -8,7 +8,6 @@
 
 #include "akm/report/csv.hpp"
 #include "akm/report/files.hpp"
-#include "akm/sim/dist.hpp"
 
 namespace akm {
 
@@ -47,10 +46,10 @@ void sweep_stale(const fs::path& root) {
 
 }  // namespace
 
-ResultDir::ResultDir(const fs::path& root, const std::string& id) : id_(id) {
+ResultDir::ResultDir(const fs::path& root, const std::string& id, bool writes) : id_(id) {
   if (id.empty() || id[0] == '.' || id.find('/') != std::string::npos)
     throw std::invalid_argument("ResultDir: bad experiment id '" + id + "'");
-  discard_ = !dist::root();
+  discard_ = !writes;
   if (discard_) {
     root_ = fs::absolute(root);
     return;

@@ -7,7 +7,8 @@
 namespace akm {
 
 /// Verifies the output root is writable before any work (InputError naming `param`).
-/// On MPI ranks other than 0 it does nothing (they write no files).
+/// Called by the process that writes: under mpirun the caller skips it on ranks other than
+/// 0, which write no files (akm/sim/dist.hpp).
 void require_writable_dir(const std::filesystem::path& root, const std::string& param = "--out");
 
 /// Writes `content` to `path` through a temporary file and rename.

@@ -19,15 +19,17 @@ class ResultDir {
   /// naming --out otherwise. Creates the staging folder root/.\<id\>.staging-\<pid\>, after
   /// sweeping what a killed earlier run left (its staging folder; its previous results
   /// caught mid-swap are put back). SIGINT/SIGTERM remove the staging folder (interrupt.hpp).
-  ResultDir(const std::filesystem::path& root, const std::string& id);
+  /// `writes` false (under mpirun, ranks other than 0: the caller passes dist::root()) makes
+  /// a folder that touches nothing on disk and discards every write (discards()).
+  ResultDir(const std::filesystem::path& root, const std::string& id, bool writes = true);
   ~ResultDir();  ///< removes the staging folder unless committed
   ResultDir(const ResultDir&) = delete;
   ResultDir& operator=(const ResultDir&) = delete;
 
   /// The staging folder the run writes into.
   const std::filesystem::path& staging() const { return staging_; }
-  /// True on MPI ranks other than 0 (dist.hpp): every write, figure and the commit are
-  /// checked but do nothing there, so only rank 0 writes files.
+  /// True when made with `writes` false (MPI ranks other than 0): every write, figure and the
+  /// commit are checked but do nothing, so only rank 0 writes files.
   bool discards() const { return discard_; }
   /// Where commit() puts the folder: root/ID.
   std::filesystem::path final_path() const { return root_ / id_; }

@@ -1,5 +1,5 @@
 // fitted_map — the per-direction 2×2 map fitted from (e_t, μ_{t−1}) trajectories, with its
-// jackknife standard errors. One definition for `akm simulate` (check/simulate.cpp) and the
+// jackknife standard errors. One definition for `akm simulate` (app/simulate.cpp) and the
 // experiments that fit rates (T4, T10).
 //
 // Along u_i, E[s_{t+1} | past] = A_i s_t for s_t = (e_{t,i}, μ_{t−1,i}) [eq:iter-matrices], so

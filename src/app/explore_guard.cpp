@@ -1,6 +1,6 @@
 // explore_guard — the checks every `akm explore` request passes before any work (see the
 // header for the list and docs/explore.md for the threat model).
-#include "akm/report/explore_guard.hpp"
+#include "akm/app/explore_guard.hpp"
 
 #include <filesystem>
 #include <set>

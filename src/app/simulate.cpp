@@ -1,5 +1,5 @@
-// simulate — run and analysis behind `akm simulate` (see akm/check/simulate.hpp).
-#include "akm/check/simulate.hpp"
+// simulate — run and analysis behind `akm simulate` (see akm/app/simulate.hpp).
+#include "akm/app/simulate.hpp"
 #include "akm/theory/phase.hpp"
 
 #include <array>

@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-#include "akm/report/explore_api.hpp"
+#include "akm/app/explore_api.hpp"
 #include "akm/spectrum/spectrum.hpp"
 
 namespace akm::explore {

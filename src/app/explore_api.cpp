@@ -1,6 +1,6 @@
 // explore_api — `akm explore`'s requests, answered by akm phase's and akm theory's C++
 // (see the header).
-#include "akm/report/explore_api.hpp"
+#include "akm/app/explore_api.hpp"
 
 #include <atomic>
 #include <cmath>
@@ -16,7 +16,7 @@
 #include "akm/base/interrupt.hpp"
 #include "akm/base/key.hpp"
 #include "akm/base/thread_pool.hpp"
-#include "akm/report/explore_guard.hpp"
+#include "akm/app/explore_guard.hpp"
 #include "akm/report/files.hpp"
 #include "akm/sim/phase_measure.hpp"
 #include "akm/spectrum/spectrum.hpp"

@@ -27,7 +27,7 @@ struct Limits {
 };
 
 /// What the server was started with: the work limits and the folder (canonical; empty: none)
-/// whose files a `data:` spectrum may name (akm/report/explore_guard.hpp).
+/// whose files a `data:` spectrum may name (akm/app/explore_guard.hpp).
 struct Settings {
   Limits limits;  ///< the work limits
   std::string data_dir;  ///< canonical folder a `data:` spectrum may read from; empty: built-in data sets only

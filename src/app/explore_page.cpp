@@ -1,7 +1,7 @@
 // explore_page — the single page of `akm explore`: controls, a canvas heatmap, the per-point
 // theory table. Every number it shows comes from the server (explore_api.cpp); the script
 // only draws, keeps the state in the URL and exports what it was sent.
-#include "akm/report/explore_api.hpp"
+#include "akm/app/explore_api.hpp"
 
 namespace akm::explore {
 
