@@ -1,7 +1,7 @@
-// fit/trial — one trial of `akm simulate`'s fitting workload as a CUDA thread runs it (float
+// fit/trial — one trial of `akm simulate`'s fitting op as a CUDA thread runs it (float
 // state, double moments), written once: cuda.cu launches it per thread, emulated.cpp runs it
 // on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖, or x raw) and SGD-EMA
-// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of wl::Fit.
+// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of ops::Fit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,7 +19,7 @@ struct Args {
 };
 
 /// Trial trial0 + b of a batch of B: state st (5 arrays of n: e, μ of AK, e, μ of EMA, x)
-/// and moments q (16 arrays of n: wl::Fit::index order) at [array·n + i]·B + b, coalesced
+/// and moments q (16 arrays of n: ops::Fit::index order) at [array·n + i]·B + b, coalesced
 /// across the batch's threads.
 AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b, int B, float* st,
                          double* q) {
