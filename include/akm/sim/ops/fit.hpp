@@ -10,7 +10,7 @@
 
 namespace akm::ops {
 
-/// Loss-free linear regression y = w*·x + σε with one output (m = 1), simulated in the
+/// The fit op: loss-free linear regression y = w*·x + σε with one output (m = 1), simulated in the
 /// eigenbasis of Σ = diag(λ) with two optimizers on the same keys and noise [sec:methodology]:
 ///   AK-SGD:  μ ← βμ + η(δ − μ·k)k,  k = x̂ (normalized) or x (raw)  [eq:dm-norm-update]
 ///   SGD-EMA: μ ← βμ + (1−β)δx                                       [eq:ema-update]
@@ -23,13 +23,19 @@ namespace akm::ops {
 ///   q = 0..2: Σ_t e_t², e_tμ_{t−1}, μ_{t−1}²   (Σ_t s_t s_tᵀ)
 ///   q = 3..6: Σ_t e_{t+1}e_t, e_{t+1}μ_{t−1}, μ_te_t, μ_tμ_{t−1}   (Σ_t s_{t+1}s_tᵀ)
 ///   q = 7:    e_T.
-struct Fit {
-  std::vector<double> lambda;  ///< eigenvalues λ_i of Σ (> 0)
-  bool normalized = true;      ///< AK key: x̂ (true) or x
+/// The fit op's model scalars: the record every backend reads them from, a CUDA thread too
+/// (src/sim/ops/fit/trial.hpp takes it as it is).
+struct FitModel {
+  bool normalized = true;  ///< AK key: x̂ (true) or x
   double beta = 0.9;  ///< decay β
   double eta = 0.5;  ///< AK step η
   double alpha = 0.1;  ///< learning rate α
   double sigma = 0.1;  ///< label noise σ
+};
+
+/// The fit op: its model (FitModel), the spectrum, and the run's size.
+struct Fit : FitModel {
+  std::vector<double> lambda;  ///< eigenvalues λ_i of Σ (> 0)
   long long trials = 2000;  ///< Monte-Carlo trials
   int steps = 200;  ///< steps per trial
   int groups = 200;  ///< jackknife groups (≤ trials)

@@ -118,9 +118,11 @@ void fit_trial(const Fit& w, const T* sl, std::uint64_t seed, long long trial,
   }
 }
 
+}  // namespace
+
 template <class T>
-Observations fit_impl(const Fit& w, std::uint64_t seed, int threads,
-                          const std::function<void(long long, long long)>& progress) {
+Observations fit_cpu(const Fit& w, std::uint64_t seed, int threads,
+                     const std::function<void(long long, long long)>& progress) {
   std::atomic<long long> done{0};
   std::vector<T> sl(w.n());
   for (int i = 0; i < w.n(); ++i) sl[i] = T(std::sqrt(w.lambda[i]));
@@ -136,12 +138,9 @@ Observations fit_impl(const Fit& w, std::uint64_t seed, int threads,
   });
 }
 
-}  // namespace
-
-Observations fit_cpu(const Fit& w, std::uint64_t seed, int threads, engine::Precision p,
-                     const std::function<void(long long, long long)>& progress) {
-  return p == engine::Precision::f64 ? fit_impl<double>(w, seed, threads, progress)
-                             : fit_impl<float>(w, seed, threads, progress);
-}
+template Observations fit_cpu<double>(const Fit&, std::uint64_t, int,
+                                      const std::function<void(long long, long long)>&);
+template Observations fit_cpu<float>(const Fit&, std::uint64_t, int,
+                                     const std::function<void(long long, long long)>&);
 
 }  // namespace akm::ops::detail

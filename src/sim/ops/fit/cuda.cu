@@ -12,7 +12,7 @@ using namespace cuda::fit_detail;
 
 Observations fit_cuda(const Fit& w, std::uint64_t seed, std::size_t batch_bytes) {
   require_device();
-  const Args a = args(w, seed);
+  const Args a{w.n(), w.steps, w, seed};
   const long long B = batch_trials(w, batch_bytes);
   DevBuf<float> dsl(a.n), dst(std::size_t(5) * a.n * B);
   DevBuf<double> dq(std::size_t(16) * a.n * B);

@@ -11,7 +11,7 @@ namespace akm::ops::detail {
 Observations fit_cuda_emulated(const Fit& w, std::uint64_t seed, int threads, std::size_t batch_bytes) {
   using namespace cuda;
   using namespace cuda::fit_detail;
-  const Args a = args(w, seed);
+  const Args a{w.n(), w.steps, w, seed};
   const auto sl = sqrt_lambda(w);
   const long long B = batch_trials(w, batch_bytes);
   Groups groups(w);

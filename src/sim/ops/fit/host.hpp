@@ -1,5 +1,5 @@
 // fit/host — the host side the fitting op's launcher (cuda.cu) and emulator
-// (emulated.cpp) share: launch arguments, batch size, and the trial-group means.
+// (emulated.cpp) share: √λ in float, the batch size, and the trial-group means.
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -11,11 +11,6 @@
 #include "trial.hpp"
 
 namespace akm::cuda::fit_detail {
-
-inline Args args(const ops::Fit& w, std::uint64_t seed) {
-  return {w.n(), w.steps, float(w.alpha), float(w.beta), float(w.eta), float(w.sigma),
-          float(1.0 - w.beta), w.normalized, seed};
-}
 
 inline std::vector<float> sqrt_lambda(const ops::Fit& w) {
   std::vector<float> sl(w.n());
