@@ -33,8 +33,8 @@ ok=true
 rows=()
 # binary and gtest filter: each op's device tests with the emulation they are held to
 # (tests/ops/test_<op>.cpp, *Cuda* matches both), then the host pieces of the backend.
-for spec in "test_transport:*Cuda*" "test_ak_sgd_ema:*Cuda*" "test_phase_map:*Cuda*" \
-            "test_deployed:*Cuda*" "test_fit:*Cuda*" "test_phase_measure:*Cuda*" \
+for spec in "test_ops_transport:*Cuda*" "test_ops_ak_sgd_ema:*Cuda*" "test_ops_phase_map:*Cuda*" \
+            "test_ops_deployed:*Cuda*" "test_ops_fit:*Cuda*" "test_ops_phase_measure:*Cuda*" \
             "test_cuda_single_source:*"; do
   bin=${spec%%:*}
   filter=${spec#*:}

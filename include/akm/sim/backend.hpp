@@ -6,7 +6,7 @@
 
 namespace akm {
 
-/// Who runs an op's trials. Every op has all four (src/sim/ops/<op>/): the plain reference
+/// Who runs an op's trials. Every op has all four (src/sim/ops/\<op\>/): the plain reference
 /// (reference.cpp, double, Eigen), the fast CPU engine (cpu.cpp, native ISA, double or
 /// float), the CUDA device (cuda.cu, float; a build without nvcc refuses it) and the CUDA
 /// trial bodies run on the host over the kernels' grids (emulated.cpp, float, docs/cuda.md).

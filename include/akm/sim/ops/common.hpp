@@ -25,7 +25,7 @@ struct Exec {
   engine::Precision precision = engine::Precision::f64;
   int threads = 0;  ///< host threads (0: all); results never depend on it; cuda does not read it
   /// (done, total), called from worker threads where the op reports (fit on cpu); may be empty.
-  std::function<void(long long, long long)> progress;
+  std::function<void(long long, long long)> progress = nullptr;
   /// Device memory one batch of trials may fill (fit on cuda and cuda_emulated; 0: the
   /// backend's own, 1 GiB on the device, 16 MiB emulated); smaller only splits into more batches.
   std::size_t batch_bytes = 0;
