@@ -1,13 +1,15 @@
-// Rounding-bound helpers (and the W4 case) shared by the tests that hold a fast path (the CPU engine, the CUDA
-// backend or its emulation) to a plain reference: the model is stated in tests/test_engine.cpp
-// (sums: ≤ c·n·ε relative; float normals: ≤ 4e-4) and tests/test_simulate.cpp (fit moments).
+// Rounding-bound helpers (and the deployed op's case) shared by the tests that hold a fast path
+// (the CPU engine, the CUDA backend or its emulation) to a plain reference: the model is stated
+// in tests/test_engine.cpp (sums: ≤ c·n·ε relative; float normals: ≤ 4e-4) and
+// tests/ops/test_fit.cpp (fit moments).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/deployed.hpp"
+#include "akm/sim/ops/fit.hpp"
 
 namespace akm_test {
 
@@ -15,7 +17,7 @@ constexpr double kEps64 = 1.1102230246251565e-16, kEps32 = 5.9604644775390625e-0
 constexpr double kC = 4.0;
 
 // Worst over trials of max_j |a − b| / max_j |a| on observables [j0, j1).
-inline double max_rel_diff(const akm::wl::Observations& a, const akm::wl::Observations& b, int j0, int j1) {
+inline double max_rel_diff(const akm::ops::Observations& a, const akm::ops::Observations& b, int j0, int j1) {
   double worst = 0.0;
   for (long long t = 0; t < a.trials; ++t) {
     double scale = 0.0, diff = 0.0;
@@ -29,9 +31,9 @@ inline double max_rel_diff(const akm::wl::Observations& a, const akm::wl::Observ
 }
 
 // Fit moments: worst |a − b| / bound over every group and observable, the bound of
-// tests/test_simulate.cpp's model (2·T·δ·S for a moment, T·δ·√S for e_T).
-inline double fit_worst_ratio(const akm::wl::Fit& w, const akm::wl::Observations& a,
-                              const akm::wl::Observations& b, double delta) {
+// tests/ops/test_fit.cpp's model (2·T·δ·S for a moment, T·δ·√S for e_T).
+inline double fit_worst_ratio(const akm::ops::Fit& w, const akm::ops::Observations& a,
+                              const akm::ops::Observations& b, double delta) {
   double worst = 0.0;
   const int n = w.n();
   for (long long g = 0; g < a.trials; ++g)
@@ -49,17 +51,17 @@ inline double fit_worst_ratio(const akm::wl::Fit& w, const akm::wl::Observations
   return worst;
 }
 
-// A W4 case: sizes m×n, batch N, and the data of wl::w4_data(seed).
-struct W4Case {
-  akm::wl::W4 w;
+// A deployed case: sizes m×n, batch N, and the data of ops::deployed_data(seed).
+struct DeployedCase {
+  akm::ops::Deployed w;
   akm::Mat M0, D, X;
 };
-inline W4Case w4_case(int m, int n, int batch, std::uint64_t seed) {
-  W4Case c;
+inline DeployedCase deployed_case(int m, int n, int batch, std::uint64_t seed) {
+  DeployedCase c;
   c.w.m = m;
   c.w.n = n;
   c.w.batch = batch;
-  akm::wl::w4_data(c.w, seed, c.M0, c.D, c.X);
+  akm::ops::deployed_data(c.w, seed, c.M0, c.D, c.X);
   return c;
 }
 

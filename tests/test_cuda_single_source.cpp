@@ -1,6 +1,7 @@
 // The pieces of the CUDA backend that are host functions too (docs/cuda.md): the device stream
 // (akm/random/stream_hd.hpp) against akm::Stream, the launch geometry and block reduction order
-// (akm/sim/cuda_grid.hpp), and the no-device refusal of every launcher. No device needed.
+// (akm/sim/cuda_grid.hpp), the device queries, and the no-device refusal of every op's
+// Backend::cuda. No device needed. Each op's backends are held to its reference in tests/ops/.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -13,6 +14,12 @@
 #include "akm/random/stream_hd.hpp"
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/cuda_grid.hpp"
+#include "akm/sim/ops/ak_sgd_ema.hpp"
+#include "akm/sim/ops/deployed.hpp"
+#include "akm/sim/ops/fit.hpp"
+#include "akm/sim/ops/phase_map.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
+#include "akm/sim/ops/transport.hpp"
 
 using namespace akm;
 
@@ -137,17 +144,34 @@ TEST(CudaRefusal, EveryLauncherSaysWhyWithoutADevice) {
     return false;
   };
   // Sizes the kernels do not support: the missing device is still what is reported first.
-  wl::W1 w1;
+  ops::Transport w1;
   w1.n = 5;
-  wl::W2 w2;
+  ops::AkSgdEma w2;
   w2.m = 3;
-  wl::W3 w3;
-  wl::Fit fit;
+  ops::PhaseMap w3;
+  ops::Fit fit;
   fit.lambda = {1.0, 0.5};
-  EXPECT_TRUE(says([&] { cuda::w1(w1, 1); }));
-  EXPECT_TRUE(says([&] { cuda::w2(w2, 1); }));
-  EXPECT_TRUE(says([&] { cuda::w3(w3, 1); }));
-  EXPECT_TRUE(says([&] { cuda::w4(wl::W4{}, Mat::Zero(2, 2), Mat::Zero(4, 2), Mat::Zero(4, 2)); }));
-  EXPECT_TRUE(says([&] { cuda::fit(fit, 1); }));
-  EXPECT_TRUE(says([&] { cuda::phase_trials({1.0}, phase::MeasureOptions{}, {}); }));
+  EXPECT_TRUE(says([&] { ops::transport(w1, 1, Backend::cuda); }));
+  EXPECT_TRUE(says([&] { ops::ak_sgd_ema(w2, 1, Backend::cuda); }));
+  EXPECT_TRUE(says([&] { ops::phase_map(w3, 1, Backend::cuda); }));
+  EXPECT_TRUE(says([&] {
+    ops::deployed(ops::Deployed{}, Mat::Zero(2, 2), Mat::Zero(4, 2), Mat::Zero(4, 2), Backend::cuda);
+  }));
+  EXPECT_TRUE(says([&] { ops::fit(fit, 1, Backend::cuda); }));
+  EXPECT_TRUE(says([&] { ops::phase_trials(ops::PhaseMeasure{}, {1.0}, {}, Backend::cuda); }));
+}
+
+TEST(Cuda, ReportsBuildAndDevice) {
+  std::string why;
+  const std::string name = cuda::device_name(&why);
+  if (!cuda::built()) {
+    EXPECT_TRUE(name.empty());
+    GTEST_SKIP() << "built without the CUDA backend";
+  }
+  if (name.empty()) {
+    // Built with CUDA but no device: the backend must say why instead of failing silently.
+    EXPECT_FALSE(why.empty());
+    GTEST_SKIP() << "no CUDA device (" << why << ")";
+  }
+  EXPECT_GT(cuda::device_fp32_peak(), 0.0);
 }

@@ -1,11 +1,12 @@
-// The fast engine against the plain references on every workload (small sizes), with
-// tolerances from the rounding analysis below — never from the observed differences.
+// The fast engine's generator (NormalStream) against akm::Stream, and the rounding model every
+// fast path of an op is held to (tests/ops/test_<op>.cpp hold each op's backends to its
+// reference with it) — tolerances from the analysis below, never from the observed differences.
 //
 // Rounding model. ε = 2⁻⁵³ (double) or 2⁻²⁴ (float). The engine reorders sums (SIMD
 // partial sums), fuses multiply-adds and uses libmvec log/sin/cos (≤ 4 ulp); a dot product
-// of length n then differs by ≤ c·n·ε relative with c = 4. W1/W3 steps are non-expansive
-// in v's direction (eigenvalues β and β − η‖x̂‖² lie in [−1, 1] for W1; W3 is renormalized
-// and we compare log-norms), W2's error maps contract (E ← E − αM with small α), so
+// of length n then differs by ≤ c·n·ε relative with c = 4. transport and phase_map steps are
+// non-expansive in v's direction (eigenvalues β and β − η‖x̂‖² lie in [−1, 1] for transport;
+// phase_map is renormalized and we compare log-norms), ak_sgd_ema's error maps contract (E ← E − αM with small α), so
 // per-step errors add at most linearly: a T-step trial differs by ≤ T·c·n·ε relative.
 // Float normals: u rounded to float moves log u by ≤ 2⁻²⁴ absolute, so r = √(−2 log u)
 // by ≤ √(2·2⁻²⁴) ≈ 3.5e-4 in the worst case (u → 1) and ~1e-6(1+|z|) typically.
@@ -16,17 +17,14 @@
 
 #include "akm/sim/engine/engine.hpp"
 #include "akm/random/random.hpp"
-#include "akm/sim/workloads.hpp"
 #include "rounding_bounds.hpp"
 
 using namespace akm;
-using engine::Precision;
 
 namespace {
 using akm_test::kC;
 using akm_test::kEps32;
 using akm_test::kEps64;
-using akm_test::max_rel_diff;
 }  // namespace
 
 TEST(NormalStream, ScalarPathIsAkmStreamBitForBit) {
@@ -108,87 +106,4 @@ TEST(NormalStream, FloatNormalsAreTheDoubleOnesRounded) {
   }
   EXPECT_LE(worst, std::sqrt(2.0 * kEps32 * 2) + 8 * kEps32 * 8);  // u → 1 worst case
   EXPECT_LE(mean, 1e-5);  // typical: a few float ulps of |z| ≤ 5
-}
-
-TEST(Engine, W1MatchesReference) {
-  wl::W1 w;
-  w.trials = 6;
-  w.steps = 200;
-  const auto ref = wl::w1_reference(w, 42, 1);
-  const auto d = engine::w1(w, 42, 2, Precision::f64);
-  const auto f = engine::w1(w, 42, 2, Precision::f32);
-  const double tol64 = w.steps * kC * w.n * kEps64;
-  const double tol32 = w.steps * (kC * w.n * kEps32 + 4e-4);
-  const double e64 = max_rel_diff(ref, d, 0, w.n), e32 = max_rel_diff(ref, f, 0, w.n);
-  RecordProperty("w1_f64_rel", std::to_string(e64));
-  RecordProperty("w1_f32_rel", std::to_string(e32));
-  EXPECT_LE(e64, tol64);
-  EXPECT_LE(e32, tol32);
-  EXPECT_EQ(d.values.size(), ref.values.size());
-}
-
-TEST(Engine, W1IsThreadCountIndependent) {
-  wl::W1 w;
-  w.trials = 9;
-  w.steps = 50;
-  EXPECT_EQ(engine::w1(w, 1, 1, Precision::f64).values, engine::w1(w, 1, 2, Precision::f64).values);
-  EXPECT_EQ(engine::w1(w, 1, 1, Precision::f32).values, engine::w1(w, 1, 3, Precision::f32).values);
-}
-
-TEST(Engine, W2MatchesReference) {
-  wl::W2 w;
-  w.n = 64;
-  w.trials = 4;
-  w.steps = 100;
-  const auto ref = wl::w2_reference(w, 9, 1);
-  const auto d = engine::w2(w, 9, 2, Precision::f64);
-  const auto f = engine::w2(w, 9, 2, Precision::f32);
-  // Energies are squares: relative error doubles.
-  const double tol64 = 2 * w.steps * kC * w.n * kEps64;
-  const double tol32 = 2 * w.steps * (kC * w.n * kEps32 + 4e-4);
-  EXPECT_LE(max_rel_diff(ref, d, 0, w.n_obs()), tol64);
-  EXPECT_LE(max_rel_diff(ref, f, 0, w.n_obs()), tol32);
-}
-
-TEST(Engine, W2GenericRowCountMatchesReference) {
-  wl::W2 w;  // m ≠ 8 takes the generic (run-time m) path
-  w.m = 5;
-  w.n = 32;
-  w.trials = 3;
-  w.steps = 60;
-  const auto ref = wl::w2_reference(w, 4, 1);
-  const auto d = engine::w2(w, 4, 2, Precision::f64);
-  EXPECT_LE(max_rel_diff(ref, d, 0, w.n_obs()), 2 * w.steps * kC * w.n * kEps64);
-}
-
-TEST(Engine, W3MatchesReference) {
-  wl::W3 w;
-  w.n_eta = 3;
-  w.n_beta = 3;
-  w.trials = 3;
-  w.steps = 200;
-  const auto ref = wl::w3_reference(w, 5, 1);
-  const auto d = engine::w3(w, 5, 2, Precision::f64);
-  const auto f = engine::w3(w, 5, 2, Precision::f32);
-  // The exponent is an average of log-norm increments, each off by ≤ c·n·ε (+ the float
-  // normals' error), so the average is off by at most that much.
-  for (long long r = 0; r < ref.trials; ++r) {
-    EXPECT_NEAR(d.at(r, 0), ref.at(r, 0), 2 * kC * w.n * kEps64 * 100) << "row " << r;
-    EXPECT_NEAR(f.at(r, 0), ref.at(r, 0), 2 * (kC * w.n * kEps32 + 4e-4)) << "row " << r;
-  }
-}
-
-TEST(Engine, W4MatchesReferenceBothOrders) {
-  const auto [w, M0, D, X] = akm_test::w4_case(48, 80, 256, 3);
-  const auto ref = wl::w4_reference(w, M0, D, X);
-  const auto d = engine::w4(w, M0, D, X, 2, Precision::f64);
-  const auto f = engine::w4(w, M0, D, X, 2, Precision::f32);
-  // GEMM with inner length N: error ≤ γ_N ≈ N·ε relative to the product of norms.
-  const double scale = ref.gram.norm();
-  EXPECT_LE((d.gram - ref.gram).norm() / scale, kC * w.batch * kEps64);
-  EXPECT_LE((d.through_n - ref.through_n).norm() / scale, kC * w.batch * kEps64);
-  EXPECT_LE((f.gram - ref.gram).norm() / scale, kC * w.batch * kEps32);
-  EXPECT_LE((f.through_n - ref.through_n).norm() / scale, kC * w.batch * kEps32);
-  // The two orders are the same product [eq:dispatch].
-  EXPECT_LE((ref.gram - ref.through_n).norm() / scale, kC * w.batch * kEps64);
 }

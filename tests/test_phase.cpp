@@ -239,7 +239,7 @@ TEST(PhaseMeasure, InnerLoopMatchesReferenceKernels) {
       o.ar_rho = rho;
       const double beta = 0.9, eta = key == akm::Key::raw ? 0.3 : 1.2;
       akm::Stream a(11, 3);
-      const auto got = akm::phase::measure_trial(sq, o, beta, eta, dir, lag, a);
+      const auto got = akm::ops::phase_trial_reference(sq, o, beta, eta, dir, lag, a);
 
       akm::Stream b(11, 3);
       akm::Mat V = akm::Mat::Constant(1, n, 0.5);  // (1,…,1)/√n with n = 4

@@ -1,15 +1,7 @@
-// akm simulate's workload and analysis: the fast engine held to the plain reference, thread
-// count independence, the measured maps against the closed forms at a declared false-alarm
-// rate (and a wrong prediction refused), float against double.
-//
-// Rounding model (as tests/test_engine.cpp). ε = 2⁻⁵³ or 2⁻²⁴; a length-n dot product is
-// reordered/fused by the engine, off by ≤ c·n·ε relative to the sum of |terms| (c = 4); the
-// float normals are the double ones rounded, off by ≤ 4e-4 (worst case u → 1). The state's
-// maps contract (β̃, β < 1 and small α), so per-step errors add at most linearly: after t
-// steps the state is off by ≤ t·δ·S^{1/2}, δ = c·n·ε (+ 4e-4 in float) and S = 1 + Σ_i
-// Σ_t (e_{t,i}² + μ_{t,i}²) (squared size of the whole trajectory, every direction: a
-// rounding in a dot product moves every direction). A moment Σ_t a_t b_t is then off by
-// ≤ 2·T·δ·S, and e_T by ≤ T·δ·S^{1/2}.
+// akm simulate's analysis: the measured maps against the closed forms at a declared
+// false-alarm rate (and a wrong prediction refused), float against double, the options'
+// refusals. The fit op's backends against its reference are tests/ops/test_fit.cpp, whose
+// rounding model (fit_worst_ratio) the float-against-double check uses.
 #include <gtest/gtest.h>
 
 #include "akm/theory/phase.hpp"
@@ -20,8 +12,8 @@
 #include "akm/base/errors.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/app/simulate.hpp"
+#include "akm/sim/ops/fit.hpp"
 #include "akm/spectrum/spectrum.hpp"
-#include "akm/sim/workloads.hpp"
 #include "rounding_bounds.hpp"
 
 using namespace akm;
@@ -30,8 +22,7 @@ using engine::Precision;
 namespace {
 using akm_test::kC;
 using akm_test::kEps32;
-using akm_test::kEps64;
-using akm_test::fit_worst_ratio;  // the bound of the model above
+using akm_test::fit_worst_ratio;  // the bound of tests/ops/test_fit.cpp's model
 
 simulate::Options options(Key key, double eta, double alpha, long long trials, int steps) {
   simulate::Options o;
@@ -45,43 +36,7 @@ simulate::Options options(Key key, double eta, double alpha, long long trials, i
   return o;
 }
 
-wl::Fit small_fit(bool normalized) {
-  const Spectrum s = parse_spectrum("spiked:n=8,spikes=4/2,floor=0.5");
-  simulate::Options o = options(normalized ? Key::normalized : Key::raw, normalized ? 0.5 : 0.1,
-                                0.05, 100, 120);
-  wl::Fit w = simulate::make_fit(o, s);
-  w.trials = 24;  // the plain reference is slow: a few trials in 6 groups
-  w.groups = 6;
-  return w;
-}
-
 }  // namespace
-
-TEST(Simulate, EngineMatchesReference) {
-  for (bool normalized : {true, false}) {
-    const wl::Fit w = small_fit(normalized);
-    const auto ref = wl::fit_reference(w, 7, 1);
-    const auto d = engine::fit(w, 7, 2, Precision::f64);
-    const auto f = engine::fit(w, 7, 2, Precision::f32);
-    ASSERT_EQ(d.values.size(), ref.values.size());
-    const double r64 = fit_worst_ratio(w, ref, d, kC * w.n() * kEps64);
-    const double r32 = fit_worst_ratio(w, ref, f, kC * w.n() * kEps32 + 4e-4);
-    RecordProperty(normalized ? "normalized_f64_ratio" : "raw_f64_ratio", std::to_string(r64));
-    RecordProperty(normalized ? "normalized_f32_ratio" : "raw_f32_ratio", std::to_string(r32));
-    EXPECT_LE(r64, 1.0) << (normalized ? "normalized" : "raw");
-    EXPECT_LE(r32, 1.0) << (normalized ? "normalized" : "raw");
-  }
-}
-
-TEST(Simulate, ReferenceAndEngineAreThreadCountIndependent) {
-  const wl::Fit w = small_fit(true);
-  EXPECT_EQ(wl::fit_reference(w, 3, 1).values, wl::fit_reference(w, 3, 2).values);
-  for (Precision p : {Precision::f64, Precision::f32}) {
-    const auto one = engine::fit(w, 3, 1, p);
-    EXPECT_EQ(one.values, engine::fit(w, 3, 2, p).values);
-    EXPECT_EQ(one.values, engine::fit(w, 3, 3, p).values);
-  }
-}
 
 // Family false-alarm rate 1e-6 per run (Bonferroni over its 6n checks), two runs here: the
 // test fails by chance with probability ≤ 2e-6.
@@ -110,8 +65,8 @@ TEST(Simulate, MeasuredMapsAgreeWithClosedForms) {
 TEST(Simulate, WrongPredictionIsRefused) {
   const Spectrum s = parse_spectrum("power:n=16,exp=1");
   const simulate::Options o = options(Key::normalized, 0.5, 0.1, 4000, 200);
-  const wl::Fit w = simulate::make_fit(o, s);
-  const auto g = engine::fit(w, o.seed, 2, Precision::f64);
+  const ops::Fit w = simulate::make_fit(o, s);
+  const auto g = ops::fit(w, o.seed, Backend::cpu, {Precision::f64, 2});
   const auto wrong = make_theory_report({o.beta, 0.55, o.alpha, o.key}, s);
   const simulate::Result r = simulate::analyze(o, w, wrong, g);
   int failed = 0;
@@ -123,9 +78,9 @@ TEST(Simulate, WrongPredictionIsRefused) {
 TEST(Simulate, FloatAgreesWithDoubleWithinItsErrorAnalysis) {
   const Spectrum s = parse_spectrum("power:n=16,exp=1");
   simulate::Options o = options(Key::normalized, 0.5, 0.1, 400, 100);
-  const wl::Fit w = simulate::make_fit(o, s);
-  const auto d = engine::fit(w, o.seed, 2, Precision::f64);
-  const auto f = engine::fit(w, o.seed, 2, Precision::f32);
+  const ops::Fit w = simulate::make_fit(o, s);
+  const auto d = ops::fit(w, o.seed, Backend::cpu, {Precision::f64, 2});
+  const auto f = ops::fit(w, o.seed, Backend::cpu, {Precision::f32, 2});
   EXPECT_LE(fit_worst_ratio(w, d, f, kC * w.n() * kEps32 + 4e-4), 1.0);
   // And the float run is judged with its own rounding allowance: it passes too.
   o.precision = Precision::f32;
@@ -168,23 +123,11 @@ TEST(Simulate, ValidateRefusesBadOptions) {
   bad.steps = 0;
   EXPECT_TRUE(refused(bad));
   bad = ok;
-  bad.backend = simulate::Backend::cuda;  // refused unless built with CUDA and a device is there
+  bad.backend = Backend::cuda;  // refused unless built with CUDA and a device is there
   std::string why;
   if (!cuda::built() || cuda::device_name(&why).empty()) {
     EXPECT_TRUE(refused(bad));
   }
-}
-
-TEST(Simulate, CudaMatchesCpuFloat) {
-  std::string why;
-  if (!cuda::built()) GTEST_SKIP() << "built without CUDA";
-  if (cuda::device_name(&why).empty()) GTEST_SKIP() << "no CUDA device: " << why;
-  const wl::Fit w = small_fit(true);
-  const auto cpu = engine::fit(w, 11, 2, Precision::f32);
-  const auto gpu = cuda::fit(w, 11);
-  ASSERT_EQ(cpu.values.size(), gpu.values.size());
-  // Both float: each off the exact trajectory by the float model, so by twice it from each other.
-  EXPECT_LE(fit_worst_ratio(w, cpu, gpu, 2 * (kC * w.n() * kEps32 + 4e-4)), 1.0);
 }
 
 // The raw transport's second-moment radius against a direct iteration of E[F V F] on the

@@ -104,7 +104,7 @@ TEST(JackknifeCore, EveryEntryPointGivesTheSameBits) {
   const MeanEstimate all = jack(ratio);
   // Selected observables: the statistic sees only (x, x² + y).
   const MeanEstimate sel = jack({0, 1}, [](const Vec& v) { return v[1] / (v[0] * v[0]); });
-  // Rows of group means with their counts (the wl::Observations form).
+  // Rows of group means with their counts (the ops::Observations form).
   std::vector<double> rows, counts;
   for (const auto& g : r.groups) {
     rows.insert(rows.end(), g.mean().data(), g.mean().data() + g.size());

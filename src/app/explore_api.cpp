@@ -191,7 +191,7 @@ Response measure_point(const Query& q, const Settings& settings) {
   const auto model = model_for(s, seed, false);
   phase::MeasureOptions mo;
   mo.key = key;
-  mo.backend = phase::Backend::cpu;
+  mo.backend = Backend::cpu;
   mo.keys = phase::Keys::per_point;
   mo.trials = trials;
   mo.steps = static_cast<int>(steps);

@@ -16,14 +16,6 @@
 
 namespace akm::simulate {
 
-Backend parse_backend(const std::string& s) {
-  if (s == "cpu") return Backend::cpu;
-  if (s == "cuda") return Backend::cuda;
-  throw InputError("--backend", s, "must be cpu or cuda");
-}
-
-const char* to_string(Backend b) { return b == Backend::cpu ? "cpu" : "cuda"; }
-
 void validate(const Options& o, const Spectrum& s) {
   require_beta(o.beta);
   require_eta(o.eta);
@@ -88,8 +80,8 @@ std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s) {
   return out;
 }
 
-wl::Fit make_fit(const Options& o, const Spectrum& s) {
-  wl::Fit w;
+ops::Fit make_fit(const Options& o, const Spectrum& s) {
+  ops::Fit w;
   w.lambda.assign(s.lambda.data(), s.lambda.data() + s.n());
   w.normalized = o.key == Key::normalized;
   w.beta = o.beta;
@@ -111,7 +103,7 @@ double Estimate::z() const {
 namespace {
 
 // The jackknife over the run's trial groups: rows of group means, weighted by group size.
-Jackknife group_jackknife(const wl::Fit& w, const wl::Observations& g) {
+Jackknife group_jackknife(const ops::Fit& w, const ops::Observations& g) {
   std::vector<double> counts(static_cast<std::size_t>(g.trials));
   for (long long k = 0; k < g.trials; ++k)
     counts[std::size_t(k)] = double(w.group_begin(int(k) + 1) - w.group_begin(int(k)));
@@ -120,8 +112,8 @@ Jackknife group_jackknife(const wl::Fit& w, const wl::Observations& g) {
 
 }  // namespace
 
-Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
-               const wl::Observations& groups) {
+Result analyze(const Options& o, const ops::Fit& w, const TheoryReport& th,
+               const ops::Observations& groups) {
   Result r;
   r.opts = o;
   r.theory = th;
@@ -176,12 +168,10 @@ Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
 
 Result run(const Options& o, const Spectrum& s) {
   validate(o, s);
-  const wl::Fit w = make_fit(o, s);
+  const ops::Fit w = make_fit(o, s);
   const TheoryReport th = make_theory_report({o.beta, o.eta, o.alpha, o.key}, s);
   const auto t0 = std::chrono::steady_clock::now();
-  const wl::Observations g = o.backend == Backend::cuda
-                                 ? cuda::fit(w, o.seed)
-                                 : engine::fit(w, o.seed, o.threads, o.precision, o.progress);
+  const ops::Observations g = ops::fit(w, o.seed, o.backend, {o.precision, o.threads, o.progress});
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   Result r = analyze(o, w, th, g);
   r.seconds = secs;

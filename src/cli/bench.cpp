@@ -20,11 +20,15 @@
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/engine/limits.hpp"
+#include "akm/sim/ops/ak_sgd_ema.hpp"
+#include "akm/sim/ops/deployed.hpp"
+#include "akm/sim/ops/phase_map.hpp"
+#include "akm/sim/ops/transport.hpp"
 #include "akm/sim/phase_measure.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/progress.hpp"
+#include "akm/sim/backend.hpp"
 #include "akm/sim/sim.hpp"
-#include "akm/sim/workloads.hpp"
 #include "command.hpp"
 
 namespace akm::cli {
@@ -34,7 +38,8 @@ using engine::Precision;
 using json = nlohmann::json;
 
 struct BenchFlags {
-  std::string workload = "all", backend = "cpu", precision = "both";
+  std::string workload = "all", precision = "both";
+  Backend backend = Backend::cpu;  // cpu or cuda (parsed where the flag is read)
   bool json_out = false, vs_numpy = false, quick = false, quiet = false;
   int threads = 0;
   unsigned long long seed = 1;
@@ -48,11 +53,12 @@ double seconds(Fn&& fn) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The ops under their bench labels: W1 transport, W2 ak_sgd_ema, W3 phase_map, W4 deployed.
 struct Sizes {
-  wl::W1 w1, w1_ref, w1_np;
-  wl::W2 w2, w2_ref, w2_np;
-  wl::W3 w3, w3_ref, w3_np;
-  wl::W4 w4;
+  ops::Transport w1, w1_ref, w1_np;
+  ops::AkSgdEma w2, w2_ref, w2_np;
+  ops::PhaseMap w3, w3_ref, w3_np;
+  ops::Deployed w4;
 };
 
 // Full sizes are the issue's; the reference and NumPy run slices of them (fewer trials or
@@ -91,30 +97,30 @@ Sizes make_sizes(bool quick) {
   return s;
 }
 
-json params(const wl::W1& w, std::uint64_t seed) {
+json params(const ops::Transport& w, std::uint64_t seed) {
   return {{"workload", "W1"}, {"n", w.n}, {"trials", w.trials}, {"steps", w.steps},
           {"beta", w.beta}, {"eta", w.eta}, {"seed", seed}};
 }
-json params(const wl::W2& w, std::uint64_t seed) {
+json params(const ops::AkSgdEma& w, std::uint64_t seed) {
   return {{"workload", "W2"}, {"m", w.m}, {"n", w.n}, {"trials", w.trials}, {"steps", w.steps},
           {"alpha", w.alpha}, {"beta", w.beta}, {"eta", w.eta}, {"sigma", w.sigma}, {"seed", seed}};
 }
-json params(const wl::W3& w, std::uint64_t seed) {
+json params(const ops::PhaseMap& w, std::uint64_t seed) {
   return {{"workload", "W3"}, {"n", w.n}, {"n_eta", w.n_eta}, {"n_beta", w.n_beta},
           {"trials", w.trials}, {"steps", w.steps}, {"renorm", w.renorm},
           {"eta_max", w.eta_max}, {"seed", seed}};
 }
 
 // The engine's statistics under the names numpy_ref.py prints.
-json engine_stats(const wl::W1& w, const wl::Observations& o) {
+json engine_stats(const ops::Transport& w, const ops::Observations& o) {
   auto ms = [&](int j) { auto [m, s] = o.mean_se(j); return json::array({m, s}); };
   return {{"v0", ms(0)}, {"v_mid", ms(w.n / 2)}, {"norm_sq", ms(w.n)}};
 }
-json engine_stats(const wl::W2& w, const wl::Observations& o) {
+json engine_stats(const ops::AkSgdEma& w, const ops::Observations& o) {
   auto ms = [&](int j) { auto [m, s] = o.mean_se(j); return json::array({m, s}); };
   return {{"loss_ak", ms(2 * w.n)}, {"loss_ema", ms(2 * w.n + 1)}};
 }
-json engine_stats(const wl::W3& w, const wl::Observations& o) {
+json engine_stats(const ops::PhaseMap& w, const ops::Observations& o) {
   json j;
   for (int p = 0; p < w.points(); ++p) {
     auto [m, s] = o.mean_se(0, p * w.trials, (p + 1) * w.trials);
@@ -181,14 +187,16 @@ json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, con
           {"fraction_of_limit", tput / lim}};
 }
 
-template <class W, class EngineFn, class RefFn>
+// `run(op, seed, backend, exec)` is the op's entry point (akm/sim/ops/<op>.hpp).
+template <class W, class Run>
 json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const W& ref_w,
-              const W& np_w, double normals_per_ts, EngineFn engine_fn, RefFn ref_fn,
+              const W& np_w, double normals_per_ts, Run run,
               const std::map<Precision, Limits>& limits, int threads, bool& failed) {
   json out = json::array();
   double ref_tput = 0.0;
-  if (f.backend == "cpu") {
-    const double t_ref = seconds([&] { ref_fn(ref_w, f.seed, threads); });
+  auto engine_fn = [&](const W& w, Precision p) { return run(w, f.seed, f.backend, ops::Exec{p, threads}); };
+  if (f.backend == Backend::cpu) {
+    const double t_ref = seconds([&] { run(ref_w, f.seed, Backend::reference, ops::Exec{Precision::f64, threads}); });
     ref_tput = ref_w.trial_steps() / t_ref;
   }
   json np;
@@ -196,7 +204,7 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
   if (f.vs_numpy) {
     np = run_numpy(f, params(np_w, f.seed));
     np_tput = np["trial_steps"].template get<double>() / np["seconds"].template get<double>();
-    wl::Observations o;
+    ops::Observations o;
     const double t = seconds([&] { o = engine_fn(np_w, Precision::f64); });
     np["engine_seconds_same_size"] = t;
     np["engine_trial_steps_per_s_same_size"] = np_w.trial_steps() / t;
@@ -205,14 +213,14 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
     if (!np["agreement"]["agree"].template get<bool>()) failed = true;
   }
   for (Precision p : precisions(f)) {
-    if (f.backend == "cuda" && p == Precision::f64) continue;  // the device path is float
+    if (f.backend == Backend::cuda && p == Precision::f64) continue;  // the device path is float
     const double t = seconds([&] { engine_fn(full, p); });
     const double tput = full.trial_steps() / t;
-    json r = {{"workload", name}, {"backend", f.backend}, {"precision", engine::to_string(p)},
+    json r = {{"workload", name}, {"backend", to_string(f.backend)}, {"precision", engine::to_string(p)},
               {"threads", threads}, {"trial_steps", full.trial_steps()}, {"seconds", t},
               {"trial_steps_per_s", tput},
               {"gflops", tput * full.flops_per_trial_step() / 1e9}};
-    if (f.backend == "cpu") {
+    if (f.backend == Backend::cpu) {
       r["reference_trial_steps_per_s"] = ref_tput;
       r["speedup_vs_reference"] = tput / ref_tput;
       r["limit"] = limit_fraction(tput, normals_per_ts, full.flops_per_trial_step(), limits.at(p));
@@ -228,27 +236,25 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
   return out;
 }
 
-json bench_w4(const BenchFlags& f, const wl::W4& w, const std::map<Precision, Limits>& limits,
+json bench_w4(const BenchFlags& f, const ops::Deployed& w, const std::map<Precision, Limits>& limits,
               int threads) {
   Mat M0, D, X;
-  wl::w4_data(w, f.seed, M0, D, X);
+  ops::deployed_data(w, f.seed, M0, D, X);
   json out = json::array();
-  wl::W4Result ref;
+  ops::DeployedResult ref;
   double t_ref = 0.0;
-  if (f.backend == "cpu") t_ref = seconds([&] { ref = wl::w4_reference(w, M0, D, X); });
+  if (f.backend == Backend::cpu) t_ref = seconds([&] { ref = ops::deployed(w, M0, D, X, Backend::reference); });
   const double ref_flops = w.flops(true) + w.flops(false);
   for (Precision p : precisions(f)) {
-    if (f.backend == "cuda" && p == Precision::f64) continue;
-    wl::W4Result r;
-    const double t = seconds([&] {
-      r = f.backend == "cuda" ? cuda::w4(w, M0, D, X) : engine::w4(w, M0, D, X, threads, p);
-    });
+    if (f.backend == Backend::cuda && p == Precision::f64) continue;
+    ops::DeployedResult r;
+    const double t = seconds([&] { r = ops::deployed(w, M0, D, X, f.backend, ops::Exec{p, threads}); });
     // Time the orders separately for the per-order rate.
-    json j = {{"workload", "W4"}, {"backend", f.backend}, {"precision", engine::to_string(p)},
+    json j = {{"workload", "W4"}, {"backend", to_string(f.backend)}, {"precision", engine::to_string(p)},
               {"threads", threads}, {"m", w.m}, {"n", w.n}, {"batch", w.batch},
               {"seconds_both_orders", t}, {"gflops", ref_flops / t / 1e9},
               {"orders_rel_diff", (r.gram - r.through_n).norm() / r.gram.norm()}};
-    if (f.backend == "cpu") {
+    if (f.backend == Backend::cpu) {
       j["reference_gflops"] = ref_flops / t_ref / 1e9;
       j["speedup_vs_reference"] = t_ref / t;
       j["rel_diff_vs_reference"] = (r.gram - ref.gram).norm() / ref.gram.norm();
@@ -261,7 +267,7 @@ json bench_w4(const BenchFlags& f, const wl::W4& w, const std::map<Precision, Li
 }
 
 // W3 as `akm phase --measure` runs it (normalized key, n = 32, a side×side (η, β) grid): the
-// shared-key engine (engine::phase_shared) timed beside the per-point path on the
+// shared-key engine (ops::phase_trials_shared_cpu) timed beside the per-point path on the
 // same grid in the same run; "×ref" is shared over per-point keys. Flops per point-step: per
 // coordinate v ← βv − ck (mul + FMA), ‖v‖² and v·k_{t+1} (an FMA each) = 7; the key (≈ 5n
 // per step) is shared by the grid and left out.
@@ -303,12 +309,10 @@ int cmd_bench(const BenchFlags& f) {
   const bool all = f.workload == "all";
   if (!all && f.workload != "W1" && f.workload != "W2" && f.workload != "W3" && f.workload != "W4")
     throw InputError("--workload", f.workload, "one of W1, W2, W3, W4, all");
-  if (f.backend != "cpu" && f.backend != "cuda")
-    throw InputError("--backend", f.backend, "cpu or cuda");
   if (f.precision != "double" && f.precision != "float" && f.precision != "both")
     throw InputError("--precision", f.precision, "double, float or both");
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "≥ 0 (0: all)");
-  if (f.backend == "cuda") {
+  if (f.backend == Backend::cuda) {
     cuda::require_usable();
     if (f.precision == "double")
       throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
@@ -377,7 +381,7 @@ int cmd_bench(const BenchFlags& f) {
   // Memory ceiling: a STREAM triad over 3 × 2^24 doubles (384 MiB; 3 × 2^22 in --quick), far
   // beyond any cache, for workloads that stream memory.
   machine["triad_gbs"] = engine::triad_bandwidth(threads, dt, f.quick ? std::size_t(1) << 22 : std::size_t(1) << 24) / 1e9;
-  if (f.backend == "cuda") {
+  if (f.backend == Backend::cuda) {
     machine["device"] = cuda::device_name();
     machine["device_fp32_peak_gflops"] = cuda::device_fp32_peak() / 1e9;
     machine["device_mem_bandwidth_gbs"] = cuda::device_mem_bandwidth() / 1e9;
@@ -387,30 +391,18 @@ int cmd_bench(const BenchFlags& f) {
   auto add = [&](const json& a) {
     for (auto& r : a) rows.push_back(r);
   };
-  const bool gpu = f.backend == "cuda";
+  const bool gpu = f.backend == Backend::cuda;
   if (all || f.workload == "W1") {
     progress.begin(stage++, "W1", "transport v ← v(βI − ηx̂x̂ᵀ)");
-    add(bench_mc(f, "W1", s.w1, s.w1_ref, s.w1_np, s.w1.n,
-                 [&](const wl::W1& w, Precision p) {
-                   return gpu ? cuda::w1(w, f.seed) : engine::w1(w, f.seed, threads, p);
-                 },
-                 wl::w1_reference, limits, threads, failed));
+    add(bench_mc(f, "W1", s.w1, s.w1_ref, s.w1_np, s.w1.n, ops::transport, limits, threads, failed));
   }
   if (all || f.workload == "W2") {
     progress.begin(stage++, "W2", "AK-SGD vs SGD-EMA least squares");
-    add(bench_mc(f, "W2", s.w2, s.w2_ref, s.w2_np, s.w2.n + s.w2.m,
-                 [&](const wl::W2& w, Precision p) {
-                   return gpu ? cuda::w2(w, f.seed) : engine::w2(w, f.seed, threads, p);
-                 },
-                 wl::w2_reference, limits, threads, failed));
+    add(bench_mc(f, "W2", s.w2, s.w2_ref, s.w2_np, s.w2.n + s.w2.m, ops::ak_sgd_ema, limits, threads, failed));
   }
   if (all || f.workload == "W3") {
     progress.begin(stage++, "W3", "stability grid over (η, β)");
-    add(bench_mc(f, "W3", s.w3, s.w3_ref, s.w3_np, s.w3.n,
-                 [&](const wl::W3& w, Precision p) {
-                   return gpu ? cuda::w3(w, f.seed) : engine::w3(w, f.seed, threads, p);
-                 },
-                 wl::w3_reference, limits, threads, failed));
+    add(bench_mc(f, "W3", s.w3, s.w3_ref, s.w3_np, s.w3.n, ops::phase_map, limits, threads, failed));
     // The phase-map kernel with keys shared across the grid, beside its per-point path.
     if (!gpu && f.precision != "float") add(bench_phase_keys(f, threads, limits[Precision::f64]));
   }
@@ -485,7 +477,9 @@ const RegisterCommand bench_cmd(70, "bench", [](CLI::App& app) -> Action {
   auto f = std::make_shared<BenchFlags>();
   auto* b = app.add_subcommand("bench", "throughput of workloads W1–W4 against references and machine limits");
   b->add_option("--workload", f->workload, "W1 | W2 | W3 | W4 | all")->capture_default_str();
-  b->add_option("--backend", f->backend, "cpu | cuda")->capture_default_str();
+  b->add_option_function<std::string>(
+       "--backend", [f](const std::string& s) { f->backend = parse_backend(s, "--backend", {Backend::cpu, Backend::cuda}); },
+       "cpu | cuda")->default_str(to_string(f->backend));
   b->add_option("--precision", f->precision, "double | float | both")->capture_default_str();
   b->add_option("--threads", f->threads, "worker threads (0: all)")->capture_default_str();
   b->add_option("--seed", f->seed, "seed")->capture_default_str();

@@ -68,12 +68,11 @@ void validate(PhaseState& f) {
   if (f.threads < 0) throw InputError("--threads", std::to_string(f.threads), "must be >= 1 (or omitted for all cores)");
   if (f.measure) phase::validate_measure(o, f.mo.trials, f.mo.steps);
   // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/ops/phase_measure/cpu.cpp).
-  if (f.backend != "cpu" && f.backend != "cuda") throw InputError("--backend", f.backend, "must be cpu or cuda");
-  f.mo.backend = f.backend == "cuda" ? phase::Backend::cuda : phase::Backend::cpu;
-  // --keys: common random numbers across the grid (shared, engine::phase_shared) or the
+  f.mo.backend = parse_backend(f.backend, "--backend", {Backend::cpu, Backend::cuda});
+  // --keys: common random numbers across the grid (shared, ops::phase_trials_shared_cpu) or the
   // per-point reference streams (akm/sim/phase_measure.hpp).
   f.mo.keys = phase::parse_keys(f.keys, "--keys");
-  if (f.backend == "cuda") {
+  if (f.mo.backend == Backend::cuda) {
     if (!f.measure)
       throw InputError("--backend", "cuda", "applies to --measure only (the closed-form map runs no simulation)");
     cuda::require_usable();

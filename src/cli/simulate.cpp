@@ -63,7 +63,7 @@ void print_table(const simulate::Result& r, const Spectrum& s) {
   std::cout << fmt::format(
       "akm simulate: {} key, β = {}, η = {}, α = {}, σ = {}, {} trials × {} steps, {} {} — {}\n",
       to_string(o.key), o.beta, o.eta, o.alpha, o.sigma, o.trials, o.steps,
-      simulate::to_string(o.backend), engine::to_string(o.precision), s.spec);
+      to_string(o.backend), engine::to_string(o.precision), s.spec);
   std::cout << fmt::format("{:>4} {:>10} {:>10} | {:>9} {:>20} | {:>9} {:>20} | {:>8} {:>8} {:>8} {:>8}\n",
                            "i", "lambda", "lam_key", "β̃ pred", "β̃ measured ± se", "c pred",
                            "c measured ± se", "ρ_ak", "ρ̂_ak", "ρ_ema", "ρ̂_ema");
@@ -173,8 +173,8 @@ const RegisterCommand simulate_cmd(42, "simulate", [](CLI::App& app) -> Plan {
        "--threads", [&o](const std::string& s) { o.threads = int(parse_integer("--threads", s, 1, 4096)); },
        "worker threads in [1, 4096] (default: all cores); results do not depend on it")->type_name("INT");
   c->add_option_function<std::string>(
-       "--backend", [&o](const std::string& s) { o.backend = simulate::parse_backend(s); }, "cpu | cuda")
-      ->default_str(simulate::to_string(o.backend));
+       "--backend", [&o](const std::string& s) { o.backend = parse_backend(s, "--backend", {Backend::cpu, Backend::cuda}); },
+       "cpu | cuda")->default_str(to_string(o.backend));
   c->add_option_function<std::string>(
        "--precision", [&o](const std::string& s) { o.precision = engine::parse_precision(s); },
        "double | float (cuda: float)")->default_str(engine::to_string(o.precision));

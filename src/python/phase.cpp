@@ -57,7 +57,7 @@ pyb::dict phase_map(const std::string& x, const std::string& y, const std::strin
     if (!measure) return;
     phase::MeasureOptions mo;
     mo.key = o.key;
-    mo.backend = phase::Backend::cpu;
+    mo.backend = Backend::cpu;
     mo.trials = trials;
     mo.steps = static_cast<int>(steps);
     mo.seed = seed;

@@ -30,7 +30,7 @@ pyb::object simulate_run(const std::string& spec, double beta, double eta, doubl
   o.steps = static_cast<int>(steps);
   o.seed = seed;
   o.threads = threads;
-  o.backend = simulate::parse_backend(backend);
+  o.backend = parse_backend(backend, "--backend", {Backend::cpu, Backend::cuda});
   o.precision = engine::parse_precision(precision);
   o.false_alarm = false_alarm;
   const Spectrum s = parse_spectrum(spec, seed);

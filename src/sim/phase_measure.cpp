@@ -7,8 +7,6 @@
 #include <exception>
 #include <limits>
 
-#include "akm/sim/cuda.hpp"
-#include "akm/sim/engine/engine.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/interrupt.hpp"
@@ -84,7 +82,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   // Shared keys read point 0's streams, so a one-point grid gives the per-point numbers.
   const std::uint64_t shared_seed = point_seed(o.seed, 0);
   // Per point: the direction (largest |β̃_i| when −1), its lag and the point's seed.
-  std::vector<PointPlan> plan(total);
+  std::vector<ops::PhasePoint> plan(total);
   for (std::size_t p = 0; p < total; ++p) {
     const auto [eta, beta] = eta_beta[p];
     int d = direction;
@@ -98,9 +96,12 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     plan[p] = {eta, beta, d, choose_lag(std::abs(theory::beta_tilde(beta, eta, lam_key[d])), o.steps),
                o.keys == Keys::shared ? shared_seed : point_seed(o.seed, p)};
   }
-  std::vector<TrialResult> device;
-  if (o.backend == Backend::cuda) {
-    device = cuda::phase_trials(std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), o, plan);
+  // The device backends run every trial of the grid in one call (point-major rows).
+  const bool device_run = o.backend == Backend::cuda || o.backend == Backend::cuda_emulated;
+  std::vector<ops::PhaseTrial> device;
+  if (device_run) {
+    device = ops::phase_trials(o, std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), plan,
+                               o.backend, {.threads = o.threads});
   }
   std::vector<MeasurePoint> out(total);
   std::atomic<long long> done{0};
@@ -109,7 +110,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   struct Sums {
     double sp = 0, sp2 = 0, sg = 0, sg2 = 0;
     long long div = 0, finite_g = 0;
-    void add(const TrialResult& t) {
+    void add(const ops::PhaseTrial& t) {
       sp += t.projection;
       sp2 += t.projection * t.projection;
       if (std::isfinite(t.log_growth)) {
@@ -121,7 +122,7 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
     }
   };
   auto finish = [&](std::size_t p, const Sums& s) {
-    const PointPlan& pp = plan[p];
+    const ops::PhasePoint& pp = plan[p];
     MeasurePoint m;
     m.eta = pp.eta;
     m.beta = pp.beta;
@@ -149,36 +150,36 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   };
   // Per point: its R trials (per-point keys, or any backend).
   auto one = [&](std::size_t p) {
-    const PointPlan& pp = plan[p];
+    const ops::PhasePoint& pp = plan[p];
     Sums s;
     for (long long r = 0; r < o.trials; ++r) {
       if (r % 64 == 0) interrupt::throw_if_stop_requested();  // a point can be long
-      TrialResult t;
-      if (o.backend == Backend::cuda) {
+      ops::PhaseTrial t;
+      if (device_run) {
         t = device[p * std::size_t(o.trials) + std::size_t(r)];
       } else if (o.backend == Backend::cpu) {
-        t = engine::phase_trial(lam_sqrt.data(), n, o, pp.beta, pp.eta, pp.direction, pp.lag,
-                                pp.seed, static_cast<std::uint64_t>(r));
+        t = ops::phase_trial_cpu(lam_sqrt.data(), n, o, pp.beta, pp.eta, pp.direction, pp.lag,
+                                 pp.seed, static_cast<std::uint64_t>(r));
       } else {
         Stream keys(pp.seed, static_cast<std::uint64_t>(r), Purpose::keys);
-        t = measure_trial(lam_sqrt, o, pp.beta, pp.eta, pp.direction, pp.lag, keys);
+        t = ops::phase_trial_reference(lam_sqrt, o, pp.beta, pp.eta, pp.direction, pp.lag, keys);
       }
       s.add(t);
     }
     finish(p, s);
   };
   // Shared keys on the CPU engine: a block of points [a, b) advances trial by trial on one key
-  // sequence (engine::phase_shared), summing each point's trials in trial order — the same
+  // sequence (ops::phase_trials_shared_cpu), summing each point's trials in trial order — the same
   // sums as `one`, and a point's trial does not depend on its block, so neither the blocking
   // nor the thread count changes a number.
   auto block = [&](std::size_t a, std::size_t b) {
-    thread_local std::vector<TrialResult> res;
+    thread_local std::vector<ops::PhaseTrial> res;
     res.resize(b - a);
     std::vector<Sums> s(b - a);
     for (long long r = 0; r < o.trials; ++r) {
       if (r % 64 == 0) interrupt::throw_if_stop_requested();
-      engine::phase_shared(lam_sqrt.data(), n, o, plan.data() + a, static_cast<int>(b - a),
-                           shared_seed, static_cast<std::uint64_t>(r), res.data());
+      ops::phase_trials_shared_cpu(lam_sqrt.data(), n, o, plan.data() + a, static_cast<int>(b - a),
+                                   shared_seed, static_cast<std::uint64_t>(r), res.data());
       for (std::size_t q = 0; q < b - a; ++q) s[q].add(res[q]);
     }
     for (std::size_t q = 0; q < b - a; ++q) finish(a + q, s[q]);

@@ -1,5 +1,6 @@
 // Google Benchmark of the engine's kernels: the batched normal generator against akm::Stream,
-// one W1/W2/W3 trial-step batch in double and float against the plain references, and the
+// one transport/ak_sgd_ema/phase_map (W1/W2/W3) batch in double and float against the plain
+// references, and the
 // phase-map kernel with per-point and shared keys; the ceilings `akm bench` divides by (FMA
 // loop, one core; STREAM triad).
 // Build target `akm_bench_kernels` (when libbenchmark-dev is installed); run
@@ -14,7 +15,10 @@
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/engine/limits.hpp"
 #include "akm/random/random.hpp"
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/ak_sgd_ema.hpp"
+#include "akm/sim/ops/phase_map.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
+#include "akm/sim/ops/transport.hpp"
 
 using namespace akm;
 using engine::Precision;
@@ -40,13 +44,13 @@ BENCHMARK_TEMPLATE(BM_NormalStreamFill, double)->Arg(32)->Arg(64)->Arg(256);
 BENCHMARK_TEMPLATE(BM_NormalStreamFill, float)->Arg(32)->Arg(64)->Arg(256);
 
 static void BM_W1(benchmark::State& st) {
-  wl::W1 w;
+  ops::Transport w;
   w.trials = 16;
   w.steps = 200;
   const int mode = int(st.range(0));  // 0 reference, 1 engine double, 2 engine float
   for (auto _ : st) {
-    auto o = mode == 0 ? wl::w1_reference(w, 1, 1)
-                       : engine::w1(w, 1, 1, mode == 1 ? Precision::f64 : Precision::f32);
+    auto o = ops::transport(w, 1, mode == 0 ? Backend::reference : Backend::cpu,
+                       {mode == 2 ? Precision::f32 : Precision::f64, 1});
     benchmark::DoNotOptimize(o.values.data());
   }
   st.SetItemsProcessed(st.iterations() * (long long)w.trial_steps());
@@ -55,13 +59,13 @@ static void BM_W1(benchmark::State& st) {
 BENCHMARK(BM_W1)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 static void BM_W2(benchmark::State& st) {
-  wl::W2 w;
+  ops::AkSgdEma w;
   w.trials = 2;
   w.steps = 200;
   const int mode = int(st.range(0));
   for (auto _ : st) {
-    auto o = mode == 0 ? wl::w2_reference(w, 1, 1)
-                       : engine::w2(w, 1, 1, mode == 1 ? Precision::f64 : Precision::f32);
+    auto o = ops::ak_sgd_ema(w, 1, mode == 0 ? Backend::reference : Backend::cpu,
+                       {mode == 2 ? Precision::f32 : Precision::f64, 1});
     benchmark::DoNotOptimize(o.values.data());
   }
   st.SetItemsProcessed(st.iterations() * (long long)w.trial_steps());
@@ -70,15 +74,15 @@ static void BM_W2(benchmark::State& st) {
 BENCHMARK(BM_W2)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 static void BM_W3(benchmark::State& st) {
-  wl::W3 w;
+  ops::PhaseMap w;
   w.n_eta = 1;
   w.n_beta = 2;
   w.trials = 8;
   w.steps = 200;
   const int mode = int(st.range(0));
   for (auto _ : st) {
-    auto o = mode == 0 ? wl::w3_reference(w, 1, 1)
-                       : engine::w3(w, 1, 1, mode == 1 ? Precision::f64 : Precision::f32);
+    auto o = ops::phase_map(w, 1, mode == 0 ? Backend::reference : Backend::cpu,
+                       {mode == 2 ? Precision::f32 : Precision::f64, 1});
     benchmark::DoNotOptimize(o.values.data());
   }
   st.SetItemsProcessed(st.iterations() * (long long)w.trial_steps());
@@ -87,26 +91,26 @@ static void BM_W3(benchmark::State& st) {
 BENCHMARK(BM_W3)->Arg(0)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond);
 
 // `akm phase --measure` kernels, n = 32, normalized keys, 200 steps, one trial of a grid of
-// range(1) points: per-point keys (engine::phase_trial per point) against keys shared by the
-// grid (engine::phase_shared). Items/s = point-steps, so the per-point cost of a
+// range(1) points: per-point keys (ops::phase_trial_cpu per point) against keys shared by the
+// grid (ops::phase_trials_shared_cpu). Items/s = point-steps, so the per-point cost of a
 // 16- and a 1024-point grid compare directly.
 static void BM_PhaseMeasure(benchmark::State& st) {
   const int n = 32, count = int(st.range(1));
   const bool shared = st.range(0) == 1;
   std::vector<double> sl(n);
   for (int i = 0; i < n; ++i) sl[i] = 1.0 / std::sqrt(i + 1.0);
-  phase::MeasureOptions o;
+  ops::PhaseMeasure o;
   o.steps = 200;
-  std::vector<phase::PointPlan> pts(count);
+  std::vector<ops::PhasePoint> pts(count);
   for (int q = 0; q < count; ++q) pts[q] = {0.1 + 1.5 * q / count, 0.5 + 0.49 * ((q * 7) % count) / count, 0, 10, 1};
-  std::vector<phase::TrialResult> out(count);
+  std::vector<ops::PhaseTrial> out(count);
   std::uint64_t trial = 0;
   for (auto _ : st) {
     if (shared) {
-      engine::phase_shared(sl.data(), n, o, pts.data(), count, 1, trial, out.data());
+      ops::phase_trials_shared_cpu(sl.data(), n, o, pts.data(), count, 1, trial, out.data());
     } else {
       for (int q = 0; q < count; ++q)
-        out[q] = engine::phase_trial(sl.data(), n, o, pts[q].beta, pts[q].eta, 0, 10, 1, trial);
+        out[q] = ops::phase_trial_cpu(sl.data(), n, o, pts[q].beta, pts[q].eta, 0, 10, 1, trial);
     }
     benchmark::DoNotOptimize(out.data());
     ++trial;

@@ -3,7 +3,7 @@
 
 Run by `akm bench --vs-numpy` with Debian's python3-numpy:
     /usr/bin/python3 tests/bench/numpy_ref.py '<workload JSON>'
-The JSON gives the workload and its parameters (the same names as include/akm/sim/workloads.hpp).
+The JSON gives the workload and its parameters (the same names as include/akm/sim/ops/transport.hpp, ak_sgd_ema.hpp, phase_map.hpp).
 Prints one JSON object: the simulated time (seconds, excluding imports and set-up), the
 trial-steps done and the statistics {name: [mean, standard error]} that `akm bench` checks
 against the engine's before the time counts. NumPy's own generator (PCG64) is used: the

@@ -31,9 +31,11 @@ count() { grep -oE "\[ +$1 +\] [0-9]+ test" "$2" | grep -oE '[0-9]+' | head -n1;
 
 ok=true
 rows=()
-# binary and gtest filter: the device tests, then the emulation they are held to.
-for spec in "test_cuda:*" "test_simulate:*Cuda*" "test_phase_engine:*Cuda*" \
-            "test_cuda_single_source:*" "test_cuda_emulated:*"; do
+# binary and gtest filter: each op's device tests with the emulation they are held to
+# (tests/ops/test_<op>.cpp, *Cuda* matches both), then the host pieces of the backend.
+for spec in "test_ops_transport:*Cuda*" "test_ops_ak_sgd_ema:*Cuda*" "test_ops_phase_map:*Cuda*" \
+            "test_ops_deployed:*Cuda*" "test_ops_fit:*Cuda*" "test_ops_phase_measure:*Cuda*" \
+            "test_cuda_single_source:*"; do
   bin=${spec%%:*}
   filter=${spec#*:}
   log="$logdir/$bin.log"

@@ -1,7 +1,7 @@
 // simulate — `akm simulate`: one Monte-Carlo run of the AK buffer (AK-SGD) and SGD-EMA on
 // a spectrum, its per-direction maps measured next to the closed forms of akm/theory/theory.hpp.
 //
-// The workload is wl::Fit (loss-free linear regression, one output, e₀ = 1 on every
+// The Monte-Carlo op is ops::Fit (loss-free linear regression, one output, e₀ = 1 on every
 // direction, M₀ = 0). Along u_i the trial mean of s_t = (e_{t,i}, μ_{t−1,i}) follows the
 // 2×2 map A_i of [eq:iter-matrices] exactly, and conditionally on the past too, so pooled
 // least squares Â_i = (Σ s_{t+1}s_tᵀ)(Σ s_t s_tᵀ)⁻¹ estimates it; its second row is
@@ -22,19 +22,14 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/check/check.hpp"
+#include "akm/sim/backend.hpp"
 #include "akm/sim/engine/engine.hpp"
+#include "akm/sim/ops/fit.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/report.hpp"
 #include "akm/theory/theory.hpp"
-#include "akm/sim/workloads.hpp"
 
 namespace akm::simulate {
-
-/// Where the Monte-Carlo run executes: the fast CPU engine or the CUDA launcher.
-enum class Backend { cpu, cuda };
-Backend parse_backend(const std::string& s);  ///< "cpu" | "cuda"; else InputError
-/// "cpu" or "cuda".
-const char* to_string(Backend b);
 
 /// Options of `akm simulate` (the CLI flags of the same names).
 struct Options {
@@ -47,7 +42,7 @@ struct Options {
   int steps = 200;  ///< steps per trial
   std::uint64_t seed = 1;  ///< seed of the counter streams
   int threads = 0;  ///< worker threads (0: all)
-  Backend backend = Backend::cpu;  ///< CPU engine or CUDA
+  Backend backend = Backend::cpu;  ///< CPU engine or CUDA (the CLI accepts these two)
   engine::Precision precision = engine::Precision::f64;  ///< f64 or f32 arithmetic
   double false_alarm = 1e-6;  ///< declared family-wise false-alarm rate of the checks
   std::function<void(long long, long long)> progress;  ///< (groups done, groups)
@@ -61,7 +56,7 @@ struct Options {
 void validate(const Options& o, const Spectrum& s);
 
 /// The workload for these options (groups = min(trials, 200)).
-wl::Fit make_fit(const Options& o, const Spectrum& s);
+ops::Fit make_fit(const Options& o, const Spectrum& s);
 
 /// One measured quantity beside its prediction.
 struct Estimate {
@@ -116,8 +111,8 @@ struct Result {
 std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s);
 
 /// Statistics and checks from the group means of a run of `w` (any backend).
-Result analyze(const Options& o, const wl::Fit& w, const TheoryReport& th,
-               const wl::Observations& groups);
+Result analyze(const Options& o, const ops::Fit& w, const TheoryReport& th,
+               const ops::Observations& groups);
 
 /// Runs the workload on the chosen backend and analyzes it.
 Result run(const Options& o, const Spectrum& s);

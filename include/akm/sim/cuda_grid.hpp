@@ -3,7 +3,7 @@
 //
 // Every kernel of src/sim/ops/<op>/cuda.cu maps (block, thread) to an item (a trial, or a
 // grid-point × trial row) with item_of, and the threads past the last item return; the
-// emulated backend (akm/sim/cuda_emulated.hpp) walks the same grid with the same function.
+// emulated backend (Backend::cuda_emulated, src/sim/ops/<op>/emulated.cpp) walks the same grid with the same function.
 #pragma once
 #include <cstdint>
 

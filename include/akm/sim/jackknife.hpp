@@ -1,7 +1,7 @@
 // jackknife — the one delete-one-group jackknife of akm.
 //
 // Monte-Carlo runs keep statistics of G contiguous trial groups (McResult::groups, or the
-// group-mean rows of a wl::Observations); a smooth statistic f of the pooled means then gets
+// group-mean rows of an ops::Observations); a smooth statistic f of the pooled means then gets
 // the bias-corrected estimate G·f(all) − (G−1)·mean_k f(all but k) and the standard error
 // √((G−1)/G · Σ_k (f_k − f̄)²). Leave-one-out means are (Σ − n_k m_k)/(N − n_k) from the
 // pooled sums, so a statistic costs O(G · observables it reads), never a re-merge.

@@ -10,12 +10,13 @@
 //     (divergence, E1) and the growth exponent (1/T)·log(‖v_T‖²/‖v_0‖²) with its error.
 // Keys are Gaussian in the eigenbasis, optionally AR(1) in time (E2):
 //   x_t = ρ x_{t−1} + √(1−ρ²) ξ_t, x_0 = ξ_0 — the same stationary law N(0, Σ) for any ρ.
+// The trials themselves, on every backend, are the op akm/sim/ops/phase_measure.hpp.
 // Keys (MeasureOptions::keys):
 //   - per_point (the reference, and what E1/E2 use): trial r of point p reads
 //     Stream(point_seed(seed, p), r); points are independent.
 //   - shared (common random numbers, the default of `akm phase --measure`): trial r
 //     of EVERY point reads Stream(point_seed(seed, 0), r) — the keys do not depend on (η, β),
-//     so they are drawn once and push all points (engine::phase_shared on Backend::cpu; the
+//     so they are drawn once and push all points (ops::phase_trials_shared_cpu on Backend::cpu; the
 //     reference and CUDA backends run their per-point loops on the shared seed, the same law).
 //     Each point's estimate is still unbiased with its own standard error, but the points are
 //     positively correlated: maps are smoother and differences between nearby points are
@@ -31,14 +32,11 @@
 #include <vector>
 
 #include "akm/base/linalg.hpp"
-#include "akm/random/random.hpp"
+#include "akm/sim/backend.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
 #include "akm/theory/theory.hpp"
 
 namespace akm::phase {
-
-/// Who runs the trials: the plain reference (measure_trial below), the fast CPU engine
-/// (engine::phase_trial, same streams, equal to rounding) or the CUDA device (cuda::phase_trials).
-enum class Backend { reference, cpu, cuda };
 
 /// Which keys a trial reads (see the header comment): per point, or shared by the grid.
 enum class Keys { per_point, shared };
@@ -47,15 +45,13 @@ const char* to_string(Keys k);
 /// "shared" or "per-point"; anything else is an InputError naming `flag`.
 Keys parse_keys(const std::string& s, const char* flag);
 
-/// How `akm phase --measure` measures each grid point.
-struct MeasureOptions {
-  Key key = Key::normalized;  ///< AK key
-  Backend backend = Backend::cpu;  ///< who runs the trials
+/// How `akm phase --measure` measures each grid point: the trial law (key, trials, steps,
+/// threshold, ρ of ops::PhaseMeasure) and how the run goes.
+struct MeasureOptions : ops::PhaseMeasure {
+  /// Who runs the trials: the plain reference, the fast CPU engine (same streams, equal to
+  /// rounding), the CUDA device or its emulation (ops::phase_trials).
+  Backend backend = Backend::cpu;
   Keys keys = Keys::per_point;  ///< per-point or shared keys
-  long long trials = 256;  ///< trials per grid point
-  int steps = 1000;  ///< steps per trial
-  double threshold = 1e12;   ///< divergence: ‖v_t‖² > threshold·‖v_0‖²
-  double ar_rho = 0.0;       ///< AR(1) key correlation ρ ∈ [0, 1)
   std::uint64_t seed = 1;  ///< seed of the counter streams
   int threads = 1;  ///< worker threads
   std::function<void(long long, long long)> progress;  ///< (points done, total)
@@ -76,28 +72,6 @@ struct MeasurePoint {
   double diverged_fraction = 0;  ///< fraction of trials whose ‖v_t‖² crossed the threshold
   double growth = 0;  ///< mean of (1/T) log(‖v_T‖²/‖v_0‖²)
   double growth_se = 0;  ///< its standard error
-};
-
-/// What one trial returns: v_k·u_d / v_0·u_d at the chosen lag, log(‖v_T‖²/‖v_0‖²), and
-/// whether ‖v_t‖² crossed the threshold.
-struct TrialResult {
-  double projection = 0;  ///< v_k·u_d / v_0·u_d
-  double log_growth = 0;  ///< log(‖v_T‖²/‖v_0‖²)
-  bool diverged = false;  ///< ‖v_t‖² crossed the threshold
-};
-
-/// The measured inner loop — one trial at one point (the function a faster engine would
-/// replace). `lam_sqrt` is √λ_i; scratch vectors are resized as needed.
-TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double beta, double eta,
-                          int direction, int lag, Stream& keys);
-
-/// What a device run needs per grid point.
-struct PointPlan {
-  double eta = 0;  ///< AK step η
-  double beta = 0;  ///< decay β
-  int direction = 0;  ///< direction d
-  int lag = 1;  ///< lag k
-  std::uint64_t seed = 0;  ///< the point's seed (point_seed)
 };
 
 /// Lag k at which |β̃|^k ≈ e^{-2} (clamped to [1, T]); 10 ∧ T when |β̃| ≥ 1.

@@ -1,14 +1,16 @@
 // host — what every CUDA launcher (src/sim/ops/<op>/cuda.cu) and its emulator
-// (emulated.cpp beside it) share on the host. No CUDA header: both compilers read it.
+// (emulated.cpp beside it) share on the host, and the refusal of a build without the
+// backend. No CUDA header: both compilers read it.
 #pragma once
 #include <cmath>
+#include <stdexcept>
 #include <vector>
 
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/common.hpp"
 
 namespace akm::cuda::detail {
 
-/// √λ_i in float for the power-law spectrum λ_i = 1/(i+1) (wl::power_spectrum), optionally
+/// √λ_i in float for the power-law spectrum λ_i = 1/(i+1) (ops::power_spectrum), optionally
 /// rescaled to unit trace.
 inline std::vector<float> sqrt_power_f(int n, bool unit_trace) {
   std::vector<double> l(n);
@@ -20,12 +22,18 @@ inline std::vector<float> sqrt_power_f(int n, bool unit_trace) {
 }
 
 /// A zeroed trials × n_obs table of observables (row-major, trial order).
-inline wl::Observations observations(long long trials, int n_obs) {
-  wl::Observations o;
+inline ops::Observations observations(long long trials, int n_obs) {
+  ops::Observations o;
   o.trials = trials;
   o.n_obs = n_obs;
   o.values.assign(std::size_t(trials) * n_obs, 0.0);
   return o;
+}
+
+/// What an op's entry point does with Backend::cuda in a build without nvcc (AKM_CUDA=OFF,
+/// or AUTO where nvcc is missing).
+[[noreturn]] inline void no_cuda_backend() {
+  throw std::runtime_error("this build has no CUDA backend (configure with -DAKM_CUDA=ON)");
 }
 
 }  // namespace akm::cuda::detail

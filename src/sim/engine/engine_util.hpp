@@ -1,4 +1,4 @@
-// engine_util — small helpers shared by the fast CPU paths of src/sim/ops/<op>/cpu.cpp (W1–W3).
+// engine_util — small helpers shared by the fast CPU paths of src/sim/ops/<op>/cpu.cpp.
 // Private to the sim layer; no Eigen (the engine files are compiled for the native ISA).
 #pragma once
 #include <cmath>
@@ -6,7 +6,7 @@
 
 namespace akm::engine {
 
-/// √λ of the power-law spectrum λ_i = 1/i (unit trace when asked): wl::power_spectrum's
+/// √λ of the power-law spectrum λ_i = 1/i (unit trace when asked): ops::power_spectrum's
 /// numbers, without Eigen.
 inline std::vector<double> sqrt_power(int n, bool unit_trace) {
   std::vector<double> l(n);

@@ -1,4 +1,5 @@
-// engine — the fast CPU Monte-Carlo engine for W1–W4.
+// engine — the fast CPU engine's generator: batched normals with the streams of akm::Stream.
+// The ops that run on it (their cpu backends) are akm/sim/ops/<op>.hpp.
 //
 // Same streams as the references (akm::Stream, Philox4x32-10 keyed by (seed, trial,
 // purpose)), so the double engine reproduces them up to (a) summation order of dot
@@ -10,13 +11,10 @@
 // tests/test_engine.cpp. Trials are independent and each writes its own row, so results
 // never depend on the thread count.
 #pragma once
-#include <string>
 #include <cstdint>
-#include <functional>
+#include <string>
 
-#include "akm/sim/phase_measure.hpp"
 #include "akm/random/random.hpp"
-#include "akm/sim/workloads.hpp"
 
 namespace akm::engine {
 
@@ -75,34 +73,5 @@ class NormalStream {
 /// Normal variates per second of NormalStream on one thread (the machine's normal-variate
 /// throughput for the engine; `akm bench` reports the engine against it).
 double normal_throughput(Precision p, double seconds, NormalKernel kernel = NormalKernel::fastest);
-
-/// W1 on the fast engine in precision p; rows as w1_reference.
-wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p);
-/// W2 on the fast engine in precision p; rows as w2_reference.
-wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p);
-/// W3 on the fast engine in precision p; rows as w3_reference.
-wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p);
-/// The fitting workload of `akm simulate` (rows: trial groups, see wl::Fit); the state in
-/// precision p, the regression moments accumulated in double.
-/// `progress(groups done, groups)` is called from worker threads when set.
-wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precision p,
-                     const std::function<void(long long, long long)>& progress = {});
-/// One trial of `akm phase --measure`: phase::measure_trial on the stream
-/// Stream(seed, trial, keys) with batched normals and vector loops (double).
-phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
-                               double beta, double eta, int direction, int lag,
-                               std::uint64_t seed, std::uint64_t trial);
-/// One trial of `akm phase --measure` with common random numbers at every point of
-/// pts[0..count): the keys are drawn once per step from Stream(seed, trial, keys) and shared
-/// by all points (pts[·].seed is not read). out[q] equals phase_trial(…, pts[q], seed, trial)
-/// up to the summation order of the n-term sums; lanes are independent, so a point's result
-/// does not depend on the other points of the call (src/sim/ops/phase_measure/cpu_shared.cpp).
-void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
-                  const phase::PointPlan* pts, int count, std::uint64_t seed, std::uint64_t trial,
-                  phase::TrialResult* out);
-/// Both orders, computed in precision p with AVX GEMM, rows of M split into a fixed number
-/// of blocks (independent of the thread count); returned in double.
-wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat, int threads,
-                Precision p);
 
 }  // namespace akm::engine

@@ -1,4 +1,4 @@
-// ak_sgd_ema/cpu — W2 on the fast CPU engine: AK-SGD and SGD-EMA on the same keys and noise.
+// ak_sgd_ema/cpu — the op on the fast CPU engine: AK-SGD and SGD-EMA on the same keys and noise.
 // One trial per task, its state in contiguous arrays, vectorized within the trial.
 // Compiled with -march=native -fopenmp-simd; no Eigen code is instantiated here (it would
 // clash with the baseline-ISA copies, ODR).
@@ -8,21 +8,24 @@
 
 #include "akm/sim/engine/engine.hpp"
 #include "../../engine/engine_util.hpp"
+#include "backends.hpp"
 
-namespace akm::engine {
+namespace akm::ops::detail {
 namespace {
 
-// W2: E, M column-major m×n (column j = m contiguous entries), both optimizers on the same
+using engine::NormalStream;
+
+// E, M column-major m×n (column j = m contiguous entries), both optimizers on the same
 // keys and noise. Each step is two passes over the state: (1) δ = Ex + σε and Mx̂ (AK),
 // (2) M ← βM + u kᵀ, E ← E − αM. MR = m at compile time keeps δ, Mx̂ and u in registers
 // (m = 8: one AVX-512 double vector); MR = 0 is the generic path.
 template <class T, int MR>
-void w2_trial(const wl::W2& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
+void trial(const AkSgdEma& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
   const int m = MR > 0 ? MR : w.m, n = w.n;
   const std::size_t mn = std::size_t(m) * n;
   std::vector<T> Eak(mn), Eema(mn), Mak(mn, T(0)), Mema(mn, T(0)), z(n), x(n), k(n), e(m);
   constexpr int kCap = MR > 0 ? MR : 64;
-  if (m > kCap) throw std::invalid_argument("engine::w2: m > 64 not supported");
+  if (m > kCap) throw std::invalid_argument("ak_sgd_ema on cpu: m > 64 not supported");
   NormalStream si(seed, std::uint64_t(trial), Purpose::init);
   NormalStream sk(seed, std::uint64_t(trial), Purpose::keys);
   NormalStream sn(seed, std::uint64_t(trial), Purpose::noise);
@@ -106,18 +109,18 @@ void w2_trial(const wl::W2& w, const T* sl, std::uint64_t seed, long long trial,
 
 }  // namespace
 
-wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads, Precision p) {
-  const auto sl = sqrt_power(w.n, false);
-  const auto slf = cast<float>(sl);
-  return wl::run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
+Observations ak_sgd_ema_cpu(const AkSgdEma& w, std::uint64_t seed, int threads, engine::Precision p) {
+  const auto sl = engine::sqrt_power(w.n, false);
+  const auto slf = engine::cast<float>(sl);
+  return run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
     if (w.m == 8) {
-      if (p == Precision::f64) w2_trial<double, 8>(w, sl.data(), seed, t, out);
-      else w2_trial<float, 8>(w, slf.data(), seed, t, out);
+      if (p == engine::Precision::f64) trial<double, 8>(w, sl.data(), seed, t, out);
+      else trial<float, 8>(w, slf.data(), seed, t, out);
     } else {
-      if (p == Precision::f64) w2_trial<double, 0>(w, sl.data(), seed, t, out);
-      else w2_trial<float, 0>(w, slf.data(), seed, t, out);
+      if (p == engine::Precision::f64) trial<double, 0>(w, sl.data(), seed, t, out);
+      else trial<float, 0>(w, slf.data(), seed, t, out);
     }
   });
 }
 
-}  // namespace akm::engine
+}  // namespace akm::ops::detail

@@ -1,11 +1,10 @@
-// ak_sgd_ema/cuda — W2 on the device: one block of n threads per trial runs trial.hpp (float).
+// ak_sgd_ema/cuda — the op on the device: one block of n threads per trial runs trial.hpp (float).
 #include "../../cuda/common.cuh"
+#include "backends.hpp"
 #include "host.hpp"
 
-namespace akm::cuda {
+namespace akm::cuda::ak_sgd_ema_detail {
 namespace {
-
-using namespace w2_detail;
 
 // The device side of trial.hpp's Block: this thread's lane in registers, block_sum, barriers.
 struct DeviceBlock {
@@ -18,7 +17,7 @@ struct DeviceBlock {
   __device__ void sync() { __syncthreads(); }
 };
 
-__global__ void w2_kernel(const float* sl, Args a, float* e_out) {
+__global__ void block_kernel(const float* sl, Args a, float* e_out) {
   __shared__ float sh[33];
   __shared__ float z[1024], eps[kM];
   DeviceBlock blk{{}, sh};
@@ -26,17 +25,22 @@ __global__ void w2_kernel(const float* sl, Args a, float* e_out) {
 }
 
 }  // namespace
+}  // namespace akm::cuda::ak_sgd_ema_detail
 
-using namespace detail;
+namespace akm::ops::detail {
 
-wl::Observations w2(const wl::W2& w, std::uint64_t seed) {
+using namespace cuda;
+using namespace cuda::detail;
+using namespace cuda::ak_sgd_ema_detail;
+
+Observations ak_sgd_ema_cuda(const AkSgdEma& w, std::uint64_t seed) {
   require_device();
   require_size(w);
   const Grid g = grid_block_per_item(w.trials, unsigned(w.n));
   DevBuf<float> dsl(w.n), de(per_trial(w) * w.trials);
   upload(dsl, sqrt_power_f(w.n, false));
-  w2_kernel<<<g.blocks, g.threads>>>(dsl.p, args(w, seed), de.p);
+  block_kernel<<<g.blocks, g.threads>>>(dsl.p, args(w, seed), de.p);
   return gather(w, download(de, per_trial(w) * w.trials));
 }
 
-}  // namespace akm::cuda
+}  // namespace akm::ops::detail

@@ -1,19 +1,19 @@
-// ak_sgd_ema/emulated — W2 on the emulated CUDA backend: the kernel's block body (trial.hpp)
+// ak_sgd_ema/emulated — the op on the emulated CUDA backend: the kernel's block body (trial.hpp)
 // with one host thread standing for each block, the lanes run in order between barriers
 // and the block sums in the device's order (docs/cuda.md).
-#include "akm/sim/cuda_emulated.hpp"
-
 #include <vector>
 
 #include "akm/base/thread_pool.hpp"
 #include "akm/sim/cuda_grid.hpp"
 #include "../../cuda/host.hpp"
+#include "backends.hpp"
 #include "host.hpp"
 
-namespace akm::cuda::emulated {
+namespace akm::ops::detail {
 namespace {
 
-using namespace w2_detail;
+using namespace cuda;
+using namespace cuda::ak_sgd_ema_detail;
 
 // A block of n lanes on one host thread. A barrier is a no-op: each() runs every lane to
 // completion before the next phase starts.
@@ -35,10 +35,10 @@ struct HostBlock {
 
 }  // namespace
 
-wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads) {
+Observations ak_sgd_ema_cuda_emulated(const AkSgdEma& w, std::uint64_t seed, int threads) {
   require_size(w);
   const Grid g = grid_block_per_item(w.trials, unsigned(w.n));
-  const auto sl = detail::sqrt_power_f(w.n, false);
+  const auto sl = cuda::detail::sqrt_power_f(w.n, false);
   const Args a = args(w, seed);
   std::vector<float> e(per_trial(w) * std::size_t(w.trials));
   parallel_for(0, g.blocks, threads, [&](std::size_t t) {
@@ -49,4 +49,4 @@ wl::Observations w2(const wl::W2& w, std::uint64_t seed, int threads) {
   return gather(w, e);
 }
 
-}  // namespace akm::cuda::emulated
+}  // namespace akm::ops::detail

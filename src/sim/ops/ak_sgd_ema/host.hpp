@@ -1,4 +1,4 @@
-// ak_sgd_ema/host — the host side W2's launcher (cuda.cu) and emulator (emulated.cpp) share:
+// ak_sgd_ema/host — the host side the op's launcher (cuda.cu) and emulator (emulated.cpp) share:
 // the sizes the kernel exists for, its arguments, and the observables from the final E.
 #pragma once
 #include <cstddef>
@@ -6,29 +6,29 @@
 #include <vector>
 
 #include "akm/base/errors.hpp"
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/ak_sgd_ema.hpp"
 #include "../../cuda/host.hpp"
 #include "trial.hpp"
 
-namespace akm::cuda::w2_detail {
+namespace akm::cuda::ak_sgd_ema_detail {
 
 /// m = kM (registers) and n threads per block: a multiple of 32 (block_sum) up to 1024.
-inline void require_size(const wl::W2& w) {
-  if (w.m != kM) throw InputError("m", std::to_string(w.m), "8 on --backend cuda (W2)");
+inline void require_size(const ops::AkSgdEma& w) {
+  if (w.m != kM) throw InputError("m", std::to_string(w.m), "8 on --backend cuda (ak_sgd_ema, W2)");
   if (w.n < 32 || w.n > 1024 || w.n % 32 != 0)
-    throw InputError("n", std::to_string(w.n), "a multiple of 32 in [32, 1024] on --backend cuda (W2)");
+    throw InputError("n", std::to_string(w.n), "a multiple of 32 in [32, 1024] on --backend cuda (ak_sgd_ema, W2)");
 }
 
-inline Args args(const wl::W2& w, std::uint64_t seed) {
+inline Args args(const ops::AkSgdEma& w, std::uint64_t seed) {
   return {w.n, w.steps, float(w.alpha), float(w.beta), float(w.eta), float(w.sigma), seed};
 }
 
 /// Floats per trial of the kernel's output (E_AK and E_EMA).
-inline std::size_t per_trial(const wl::W2& w) { return std::size_t(2) * kM * w.n; }
+inline std::size_t per_trial(const ops::AkSgdEma& w) { return std::size_t(2) * kM * w.n; }
 
 /// Row t: the column energies Σ_r E_ri² of AK (n), of EMA (n), then both totals (double).
-inline wl::Observations gather(const wl::W2& w, const std::vector<float>& e) {
-  wl::Observations o = detail::observations(w.trials, w.n_obs());
+inline ops::Observations gather(const ops::AkSgdEma& w, const std::vector<float>& e) {
+  ops::Observations o = detail::observations(w.trials, w.n_obs());
   for (long long t = 0; t < w.trials; ++t) {
     double* out = o.values.data() + std::size_t(t) * o.n_obs;
     const float* ea = e.data() + per_trial(w) * t;
@@ -51,4 +51,4 @@ inline wl::Observations gather(const wl::W2& w, const std::vector<float>& e) {
   return o;
 }
 
-}  // namespace akm::cuda::w2_detail
+}  // namespace akm::cuda::ak_sgd_ema_detail

@@ -1,16 +1,16 @@
-// ak_sgd_ema/reference — W2, the plain reference: AK-SGD and SGD-EMA on one key and noise
-// sequence, akm::Stream and the per-trial kernels, one trial at a time. cpu.cpp and cuda.cu
-// beside it are held to it by tests/test_engine.cpp and test_cuda.cpp.
+// ak_sgd_ema/reference — the plain reference: AK-SGD and SGD-EMA on one key and noise
+// sequence, akm::Stream and the per-trial kernels, one trial at a time. cpu.cpp, cuda.cu and
+// emulated.cpp beside it are held to it by tests/ops/test_ak_sgd_ema.cpp.
 #include <cmath>
 
-#include "akm/sim/workloads.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/rules.hpp"
+#include "backends.hpp"
 
-namespace akm::wl {
+namespace akm::ops::detail {
 
-Observations w2_reference(const W2& w, std::uint64_t seed, int threads) {
+Observations ak_sgd_ema_reference(const AkSgdEma& w, std::uint64_t seed, int threads) {
   const Vec sl = power_spectrum(w.n, false).cwiseSqrt();
   return run_trials(w.trials, w.n_obs(), threads, [&](long long trial, double* out) {
     Stream si(seed, std::uint64_t(trial), Purpose::init);
@@ -47,4 +47,4 @@ Observations w2_reference(const W2& w, std::uint64_t seed, int threads) {
   });
 }
 
-}  // namespace akm::wl
+}  // namespace akm::ops::detail

@@ -1,4 +1,4 @@
-// ak_sgd_ema/trial — one W2 trial as a CUDA block runs it (float), written once: cuda.cu
+// ak_sgd_ema/trial — one trial of the op as a CUDA block runs it (float), written once: cuda.cu
 // runs it with a block of n threads (thread j owns column j), emulated.cpp with one host
 // thread standing for the whole block (docs/cuda.md). AK-SGD [eq:dm-norm-update] and SGD-EMA
 // [eq:ema-update] on the same keys and noise.
@@ -14,7 +14,7 @@
 #include "akm/base/hd.hpp"
 #include "akm/random/stream_hd.hpp"
 
-namespace akm::cuda::w2_detail {
+namespace akm::cuda::ak_sgd_ema_detail {
 
 constexpr int kM = 8;  ///< rows of E and M (the kernel keeps them in registers)
 
@@ -97,4 +97,4 @@ AKM_HD inline void trial(Block& blk, const float* sl, const Args& a, long long t
   });
 }
 
-}  // namespace akm::cuda::w2_detail
+}  // namespace akm::cuda::ak_sgd_ema_detail

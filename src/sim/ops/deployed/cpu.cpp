@@ -1,4 +1,4 @@
-// deployed/cpu — W4, the deployed batch rule [eq:deployed] on the native ISA (AVX-512/AVX2 GEMM).
+// deployed/cpu — the deployed batch rule [eq:deployed] on the native ISA (AVX-512/AVX2 GEMM).
 //
 // Eigen is renamed to AkmEigenNative in this translation unit: its templates are compiled
 // here with -march=native and must not be merged (ODR) with the baseline-ISA instantiations
@@ -11,7 +11,7 @@
 
 #include "akm/base/thread_pool.hpp"
 
-namespace akm::engine::native {
+namespace akm::ops::detail {
 namespace {
 
 template <class T>
@@ -31,7 +31,7 @@ void parallel_blocks(int threads, Fn&& fn) {
 }  // namespace
 
 template <class T>
-void deployed(int m, int n, int N, const T* M0, const T* Delta, const T* Xhat, T beta, T eta,
+void deployed_cpu(int m, int n, int N, const T* M0, const T* Delta, const T* Xhat, T beta, T eta,
               bool gram, T* out, int threads) {
   const CMap<T> M(M0, m, n), D(Delta, N, m), X(Xhat, N, n);
   Eigen::Map<MatT<T>> R(out, m, n);
@@ -59,9 +59,9 @@ void deployed(int m, int n, int N, const T* M0, const T* Delta, const T* Xhat, T
   });
 }
 
-template void deployed<double>(int, int, int, const double*, const double*, const double*,
-                               double, double, bool, double*, int);
-template void deployed<float>(int, int, int, const float*, const float*, const float*, float,
-                              float, bool, float*, int);
+template void deployed_cpu<double>(int, int, int, const double*, const double*, const double*,
+                                   double, double, bool, double*, int);
+template void deployed_cpu<float>(int, int, int, const float*, const float*, const float*, float,
+                                  float, bool, float*, int);
 
-}  // namespace akm::engine::native
+}  // namespace akm::ops::detail

@@ -1,11 +1,12 @@
-// deployed/cuda — W4 on the device: plan.hpp's BLAS calls on cuBLAS (float).
+// deployed/cuda — the op on the device: plan.hpp's BLAS calls on cuBLAS (float).
 #include "../../cuda/common.cuh"
+#include "backends.hpp"
 #include "plan.hpp"
 
-namespace akm::cuda {
+namespace akm::cuda::deployed_detail {
 namespace {
 
-using namespace detail;
+using namespace cuda::detail;
 
 // plan.hpp's Blas on cuBLAS and device memory.
 class Cublas {
@@ -16,8 +17,8 @@ class Cublas {
   Cublas(const Cublas&) = delete;
   Cublas& operator=(const Cublas&) = delete;
   Buf alloc(std::size_t count) { return Buf(count); }
-  void upload(Buf& d, const std::vector<float>& h) { detail::upload(d, h); }
-  std::vector<float> download(const Buf& d, std::size_t count) { return detail::download(d, count); }
+  void upload(Buf& d, const std::vector<float>& h) { cuda::detail::upload(d, h); }
+  std::vector<float> download(const Buf& d, std::size_t count) { return cuda::detail::download(d, count); }
   void copy(Buf& dst, const Buf& src, std::size_t count) {
     check(cudaMemcpy(dst.p, src.p, sizeof(float) * count, cudaMemcpyDeviceToDevice), "copy");
   }
@@ -34,11 +35,14 @@ class Cublas {
 };
 
 }  // namespace
+}  // namespace akm::cuda::deployed_detail
 
-wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
-  require_device();
-  Cublas b;
-  return w4_detail::run(b, w, M0, Delta, Xhat);
+namespace akm::ops::detail {
+
+DeployedResult deployed_cuda(const Deployed& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
+  cuda::detail::require_device();
+  cuda::deployed_detail::Cublas b;
+  return cuda::deployed_detail::run(b, w, M0, Delta, Xhat);
 }
 
-}  // namespace akm::cuda
+}  // namespace akm::ops::detail

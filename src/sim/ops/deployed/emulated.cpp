@@ -1,13 +1,12 @@
-// deployed/emulated — W4 on the emulated CUDA backend: plan.hpp's BLAS calls on a plain host
+// deployed/emulated — the op on the emulated CUDA backend: plan.hpp's BLAS calls on a plain host
 // float GEMM (sums in k order; cuBLAS's order is its own, docs/cuda.md).
-#include "akm/sim/cuda_emulated.hpp"
-
 #include <algorithm>
 #include <vector>
 
+#include "backends.hpp"
 #include "plan.hpp"
 
-namespace akm::cuda::emulated {
+namespace akm::ops::detail {
 namespace {
 
 // plan.hpp's Blas on host vectors, column-major as cuBLAS.
@@ -36,9 +35,9 @@ struct HostBlas {
 
 }  // namespace
 
-wl::W4Result w4(const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
+DeployedResult deployed_cuda_emulated(const Deployed& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
   HostBlas b;
-  return w4_detail::run(b, w, M0, Delta, Xhat);
+  return cuda::deployed_detail::run(b, w, M0, Delta, Xhat);
 }
 
-}  // namespace akm::cuda::emulated
+}  // namespace akm::ops::detail

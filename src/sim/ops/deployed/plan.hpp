@@ -1,4 +1,4 @@
-// deployed/plan — W4, the deployed batch rule M ← βM + η(ΔᵀX̂/N − MΣ̂_B) [eq:deployed], as the
+// deployed/plan — the deployed batch rule M ← βM + η(ΔᵀX̂/N − MΣ̂_B) [eq:deployed], as the
 // sequence of BLAS calls the CUDA backend makes, written once: cuda.cu runs it on cuBLAS,
 // emulated.cpp on a host float GEMM (docs/cuda.md), so the transposes, leading dimensions
 // and scalars of every call are exercised without a device.
@@ -11,12 +11,12 @@
 #include <cstddef>
 #include <vector>
 
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/deployed.hpp"
 
-namespace akm::cuda::w4_detail {
+namespace akm::cuda::deployed_detail {
 
 template <class Blas>
-wl::W4Result run(Blas& b, const wl::W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
+ops::DeployedResult run(Blas& b, const ops::Deployed& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
   const int m = int(M0.rows()), n = int(M0.cols()), N = int(Xhat.rows());
   auto to_f = [](const Mat& a) { return std::vector<float>(a.data(), a.data() + a.size()); };
   auto dM = b.alloc(std::size_t(m) * n), dD = b.alloc(std::size_t(N) * m), dX = b.alloc(std::size_t(N) * n),
@@ -24,7 +24,7 @@ wl::W4Result run(Blas& b, const wl::W4& w, const Mat& M0, const Mat& Delta, cons
   b.upload(dM, to_f(M0));
   b.upload(dD, to_f(Delta));
   b.upload(dX, to_f(Xhat));
-  wl::W4Result res{Mat(m, n), Mat(m, n)};
+  ops::DeployedResult res{Mat(m, n), Mat(m, n)};
   const float beta = float(w.beta), eta = float(w.eta), inv_n = 1.f / float(N);
   const float a_g = eta * inv_n, one = 1.f, zero = 0.f, minus_eta = -eta, mi = -eta * inv_n;
   for (int gram = 1; gram >= 0; --gram) {
@@ -46,4 +46,4 @@ wl::W4Result run(Blas& b, const wl::W4& w, const Mat& M0, const Mat& Delta, cons
   return res;
 }
 
-}  // namespace akm::cuda::w4_detail
+}  // namespace akm::cuda::deployed_detail

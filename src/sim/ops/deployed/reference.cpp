@@ -1,20 +1,20 @@
-// deployed/reference — W4, the plain reference: rules::deployed [eq:deployed] in both orders
-// (Eigen, double). cpu.cpp (native GEMM) and cuda.cu (cuBLAS) beside it are held to it by
-// tests/test_engine.cpp and test_cuda.cpp.
+// deployed/reference — the plain reference: rules::deployed [eq:deployed] in both orders
+// (Eigen, double). cpu.cpp (native GEMM), cuda.cu (cuBLAS) and emulated.cpp beside it are
+// held to it by tests/ops/test_deployed.cpp.
 #include <cmath>
 
-#include "akm/sim/workloads.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/rules.hpp"
+#include "backends.hpp"
 
-namespace akm::wl {
+namespace akm::ops::detail {
 
-W4Result w4_reference(const W4& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
-  W4Result r{M0, M0};
+DeployedResult deployed_reference(const Deployed& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
+  DeployedResult r{M0, M0};
   rules::deployed(r.gram, Delta, Xhat, w.beta, w.eta, rules::Order::gram);
   rules::deployed(r.through_n, Delta, Xhat, w.beta, w.eta, rules::Order::through_n);
   return r;
 }
 
-}  // namespace akm::wl
+}  // namespace akm::ops::detail

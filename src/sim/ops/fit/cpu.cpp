@@ -1,4 +1,4 @@
-// fit/cpu — engine kernel of the fitting workload of `akm simulate` (wl::Fit): one trial per
+// fit/cpu — engine kernel of the fitting op of `akm simulate` (ops::Fit): one trial per
 // task step, state in contiguous arrays indexed by direction, vectorized within the trial
 // (like the W1–W3 paths). Both arms share each step's key and noise; the regression moments are
 // accumulated in double whatever the state precision, so the float engine's error is the
@@ -10,15 +10,18 @@
 
 #include "akm/base/interrupt.hpp"
 #include "akm/sim/engine/engine.hpp"
+#include "backends.hpp"
 
-namespace akm::engine {
+namespace akm::ops::detail {
 namespace {
+
+using engine::NormalStream;
 
 template <class T>
 struct FitScratch {
   std::vector<T> z, x, k, noise, e[2], mu[2];
   std::vector<double> q[2][7];
-  explicit FitScratch(const wl::Fit& w) : z(w.n()), x(w.n()), k(w.n()), noise(w.steps) {
+  explicit FitScratch(const Fit& w) : z(w.n()), x(w.n()), k(w.n()), noise(w.steps) {
     for (int a = 0; a < 2; ++a) {
       e[a].resize(w.n());
       mu[a].resize(w.n());
@@ -56,7 +59,7 @@ inline void arm_step(int n, T beta, T alpha, T u, const T* __restrict g, T* __re
 }
 
 template <class T>
-void fit_trial(const wl::Fit& w, const T* sl, std::uint64_t seed, long long trial,
+void fit_trial(const Fit& w, const T* sl, std::uint64_t seed, long long trial,
                FitScratch<T>& s, double* acc) {
   const int n = w.n();
   NormalStream keys(seed, std::uint64_t(trial), Purpose::keys);
@@ -115,13 +118,15 @@ void fit_trial(const wl::Fit& w, const T* sl, std::uint64_t seed, long long tria
   }
 }
 
+}  // namespace
+
 template <class T>
-wl::Observations fit_impl(const wl::Fit& w, std::uint64_t seed, int threads,
-                          const std::function<void(long long, long long)>& progress) {
+Observations fit_cpu(const Fit& w, std::uint64_t seed, int threads,
+                     const std::function<void(long long, long long)>& progress) {
   std::atomic<long long> done{0};
   std::vector<T> sl(w.n());
   for (int i = 0; i < w.n(); ++i) sl[i] = T(std::sqrt(w.lambda[i]));
-  return wl::run_trials(w.groups, w.n_obs(), threads, [&](long long g, double* out) {
+  return run_trials(w.groups, w.n_obs(), threads, [&](long long g, double* out) {
     FitScratch<T> s(w);
     const long long b = w.group_begin(int(g)), e = w.group_begin(int(g) + 1);
     for (long long t = b; t < e; ++t) {
@@ -133,12 +138,9 @@ wl::Observations fit_impl(const wl::Fit& w, std::uint64_t seed, int threads,
   });
 }
 
-}  // namespace
+template Observations fit_cpu<double>(const Fit&, std::uint64_t, int,
+                                      const std::function<void(long long, long long)>&);
+template Observations fit_cpu<float>(const Fit&, std::uint64_t, int,
+                                     const std::function<void(long long, long long)>&);
 
-wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, Precision p,
-                     const std::function<void(long long, long long)>& progress) {
-  return p == Precision::f64 ? fit_impl<double>(w, seed, threads, progress)
-                             : fit_impl<float>(w, seed, threads, progress);
-}
-
-}  // namespace akm::engine
+}  // namespace akm::ops::detail

@@ -1,17 +1,19 @@
-// fit/cuda — the fitting workload of `akm simulate` on the device: one thread per trial of
+// fit/cuda — the fitting op of `akm simulate` on the device: one thread per trial of
 // a batch runs trial.hpp (float state, double moments).
 #include "../../cuda/common.cuh"
+#include "backends.hpp"
 #include "host.hpp"
 
-namespace akm::cuda {
+namespace akm::ops::detail {
 
-using namespace detail;
-using namespace fit_detail;
+using namespace cuda;
+using namespace cuda::detail;
+using namespace cuda::fit_detail;
 
-wl::Observations fit(const wl::Fit& w, std::uint64_t seed) {
+Observations fit_cuda(const Fit& w, std::uint64_t seed, std::size_t batch_bytes) {
   require_device();
-  const Args a = args(w, seed);
-  const long long B = batch_trials(w, std::size_t(1) << 30);
+  const Args a{w.n(), w.steps, w, seed};
+  const long long B = batch_trials(w, batch_bytes);
   DevBuf<float> dsl(a.n), dst(std::size_t(5) * a.n * B);
   DevBuf<double> dq(std::size_t(16) * a.n * B);
   upload(dsl, sqrt_lambda(w));
@@ -24,4 +26,4 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed) {
   return groups.finish();
 }
 
-}  // namespace akm::cuda
+}  // namespace akm::ops::detail

@@ -1,17 +1,17 @@
-// fit/emulated — the fitting workload on the emulated CUDA backend: the kernel's trial body
+// fit/emulated — the fitting op on the emulated CUDA backend: the kernel's trial body
 // (trial.hpp) over the kernel's batches and grids, on the host (docs/cuda.md).
-#include "akm/sim/cuda_emulated.hpp"
-
 #include <vector>
 
 #include "../../cuda/emulate.hpp"
+#include "backends.hpp"
 #include "host.hpp"
 
-namespace akm::cuda::emulated {
+namespace akm::ops::detail {
 
-wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, std::size_t batch_bytes) {
-  using namespace fit_detail;
-  const Args a = args(w, seed);
+Observations fit_cuda_emulated(const Fit& w, std::uint64_t seed, int threads, std::size_t batch_bytes) {
+  using namespace cuda;
+  using namespace cuda::fit_detail;
+  const Args a{w.n(), w.steps, w, seed};
   const auto sl = sqrt_lambda(w);
   const long long B = batch_trials(w, batch_bytes);
   Groups groups(w);
@@ -19,10 +19,10 @@ wl::Observations fit(const wl::Fit& w, std::uint64_t seed, int threads, std::siz
     const int nb = int(std::min<long long>(B, w.trials - t0));
     std::vector<float> st(std::size_t(5) * a.n * nb);
     std::vector<double> q(std::size_t(16) * a.n * nb);
-    detail::emulate_grid(grid_per_item(nb, kThreadsPerBlock), threads, Item{sl.data(), a, t0, nb, st.data(), q.data()});
+    cuda::detail::emulate_grid(grid_per_item(nb, kThreadsPerBlock), threads, Item{sl.data(), a, t0, nb, st.data(), q.data()});
     groups.add(t0, nb, q);
   }
   return groups.finish();
 }
 
-}  // namespace akm::cuda::emulated
+}  // namespace akm::ops::detail

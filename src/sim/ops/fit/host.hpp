@@ -1,38 +1,33 @@
-// fit/host — the host side the fitting workload's launcher (cuda.cu) and emulator
-// (emulated.cpp) share: launch arguments, batch size, and the trial-group means.
+// fit/host — the host side the fitting op's launcher (cuda.cu) and emulator
+// (emulated.cpp) share: √λ in float, the batch size, and the trial-group means.
 #pragma once
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <vector>
 
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/fit.hpp"
 #include "../../cuda/host.hpp"
 #include "trial.hpp"
 
 namespace akm::cuda::fit_detail {
 
-inline Args args(const wl::Fit& w, std::uint64_t seed) {
-  return {w.n(), w.steps, float(w.alpha), float(w.beta), float(w.eta), float(w.sigma),
-          float(1.0 - w.beta), w.normalized, seed};
-}
-
-inline std::vector<float> sqrt_lambda(const wl::Fit& w) {
+inline std::vector<float> sqrt_lambda(const ops::Fit& w) {
   std::vector<float> sl(w.n());
   for (int i = 0; i < w.n(); ++i) sl[i] = float(std::sqrt(w.lambda[i]));
   return sl;
 }
 
 /// Trials per batch: state (5n floats) and moments (16n doubles) per trial within `bytes`.
-inline long long batch_trials(const wl::Fit& w, std::size_t bytes) {
+inline long long batch_trials(const ops::Fit& w, std::size_t bytes) {
   const std::size_t per_trial = std::size_t(w.n()) * (5 * sizeof(float) + 16 * sizeof(double));
   return std::max(1LL, std::min<long long>(w.trials, (long long)(bytes / per_trial)));
 }
 
-/// Group sums of wl::Fit's rows, in trial order so the result is fixed; `finish` divides.
+/// Group sums of ops::Fit's rows, in trial order so the result is fixed; `finish` divides.
 class Groups {
  public:
-  explicit Groups(const wl::Fit& w) : w_(w), o_(detail::observations(w.groups, w.n_obs())) {}
+  explicit Groups(const ops::Fit& w) : w_(w), o_(detail::observations(w.groups, w.n_obs())) {}
   /// Adds trials t0 … t0 + nb − 1 from q laid out [j·nb + b] (trial.hpp with B = nb).
   void add(long long t0, int nb, const std::vector<double>& q) {
     for (int b = 0; b < nb; ++b) {
@@ -41,7 +36,7 @@ class Groups {
       for (int j = 0; j < o_.n_obs; ++j) out[j] += q[std::size_t(j) * nb + b];
     }
   }
-  wl::Observations finish() {
+  ops::Observations finish() {
     for (int k = 0; k < w_.groups; ++k) {
       const double c = double(w_.group_begin(k + 1) - w_.group_begin(k));
       for (int j = 0; j < o_.n_obs; ++j) o_.values[std::size_t(k) * o_.n_obs + j] /= c;
@@ -50,8 +45,8 @@ class Groups {
   }
 
  private:
-  const wl::Fit& w_;
-  wl::Observations o_;
+  const ops::Fit& w_;
+  ops::Observations o_;
   int g_ = 0;
 };
 

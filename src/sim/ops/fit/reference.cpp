@@ -1,15 +1,15 @@
-// fit/reference — plain reference of the fitting workload of `akm simulate` (wl::Fit).
+// fit/reference — plain reference of the fitting op of `akm simulate` (ops::Fit).
 //
 // One trial at a time with akm::Stream and the per-trial kernels of akm/rules/kernels.hpp; the
-// fast engine (cpu.cpp beside it; cuda.cu on the device) is held to it by tests/test_simulate.cpp.
+// fast engine (cpu.cpp beside it), cuda.cu and emulated.cpp are held to it by tests/ops/test_fit.cpp.
 #include <cmath>
 
 #include "akm/rules/kernels.hpp"
 #include "akm/sim/fitted_map.hpp"
 #include "akm/random/random.hpp"
-#include "akm/sim/workloads.hpp"
+#include "backends.hpp"
 
-namespace akm::wl {
+namespace akm::ops::detail {
 
 namespace {
 
@@ -54,4 +54,4 @@ Observations fit_reference(const Fit& w, std::uint64_t seed, int threads) {
   });
 }
 
-}  // namespace akm::wl
+}  // namespace akm::ops::detail

@@ -1,25 +1,26 @@
-// fit/trial — one trial of `akm simulate`'s fitting workload as a CUDA thread runs it (float
+// fit/trial — one trial of `akm simulate`'s fitting op as a CUDA thread runs it (float
 // state, double moments), written once: cuda.cu launches it per thread, emulated.cpp runs it
 // on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖, or x raw) and SGD-EMA
-// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of wl::Fit.
+// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of ops::Fit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 
 #include "akm/base/hd.hpp"
 #include "akm/random/stream_hd.hpp"
+#include "akm/sim/ops/fit.hpp"
 
 namespace akm::cuda::fit_detail {
 
+/// What a trial reads besides its arrays: the op's model as it is (rounded to float below).
 struct Args {
   int n, steps;
-  float alpha, beta, eta, sigma, omb;  ///< omb = float(1 − β)
-  bool normalized;
+  ops::FitModel model;
   std::uint64_t seed;
 };
 
 /// Trial trial0 + b of a batch of B: state st (5 arrays of n: e, μ of AK, e, μ of EMA, x)
-/// and moments q (16 arrays of n: wl::Fit::index order) at [array·n + i]·B + b, coalesced
+/// and moments q (16 arrays of n: ops::Fit::index order) at [array·n + i]·B + b, coalesced
 /// across the batch's threads.
 AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b, int B, float* st,
                          double* q) {
@@ -32,6 +33,9 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b
     for (int arm = 0; arm < 2; ++arm)
       for (int j = 0; j < 8; ++j) Q(arm, j, i) = 0.0;
   }
+  const float alpha = float(a.model.alpha), beta = float(a.model.beta), eta = float(a.model.eta),
+              sigma = float(a.model.sigma), omb = float(1.0 - a.model.beta);
+  const bool normalized = a.model.normalized;
   const std::uint64_t trial = std::uint64_t(trial0 + b);
   hd::Stream<float> keys(a.seed, trial, hd::kKeys), noise(a.seed, trial, hd::kNoise);
   for (int step = 0; step < a.steps; ++step) {
@@ -42,22 +46,22 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b
       nn += x * x;
     }
     const float nrm = hd::sqrt_(nn);
-    const float eps = a.sigma * noise.normal();
+    const float eps = sigma * noise.normal();
     float dak = 0.f, pak = 0.f, dema = 0.f;
     for (int i = 0; i < n; ++i) {
-      const float x = S(4, i), k = a.normalized ? x / nrm : x;
+      const float x = S(4, i), k = normalized ? x / nrm : x;
       dak += S(0, i) * x;
       pak += S(1, i) * k;
       dema += S(2, i) * x;
     }
-    const float u[2] = {a.eta * ((dak + eps) - pak), a.omb * (dema + eps)};
+    const float u[2] = {eta * ((dak + eps) - pak), omb * (dema + eps)};
     for (int i = 0; i < n; ++i) {
-      const float x = S(4, i), k = a.normalized ? x / nrm : x;
+      const float x = S(4, i), k = normalized ? x / nrm : x;
       for (int arm = 0; arm < 2; ++arm) {
         float& e = S(2 * arm, i);
         float& mu = S(2 * arm + 1, i);
-        const float m1 = a.beta * mu + u[arm] * (arm == 0 ? k : x);
-        const float e1 = e - a.alpha * m1;
+        const float m1 = beta * mu + u[arm] * (arm == 0 ? k : x);
+        const float e1 = e - alpha * m1;
         const double ed = e, md = mu, e1d = e1, m1d = m1;
         Q(arm, 0, i) += ed * ed;
         Q(arm, 1, i) += ed * md;

@@ -1,4 +1,4 @@
-// phase_map/cpu — W3 on the fast CPU engine: one (grid point, trial) row per task.
+// phase_map/cpu — the op on the fast CPU engine: one (grid point, trial) row per task.
 // One trial per task, its state in contiguous arrays, vectorized within the trial.
 // Compiled with -march=native -fopenmp-simd; no Eigen code is instantiated here (it would
 // clash with the baseline-ISA copies, ODR).
@@ -8,13 +8,16 @@
 
 #include "akm/sim/engine/engine.hpp"
 #include "../../engine/engine_util.hpp"
+#include "backends.hpp"
 
-namespace akm::engine {
+namespace akm::ops::detail {
 namespace {
 
-// W3: raw key, v ← βv − η(v·x) x, renormalized every `renorm` steps.
+using engine::NormalStream;
+
+// Raw key, v ← βv − η(v·x) x, renormalized every `renorm` steps.
 template <class T>
-double w3_trial(const wl::W3& w, const T* sl, double beta_d, double eta_d, std::uint64_t seed,
+double row_value(const PhaseMap& w, const T* sl, double beta_d, double eta_d, std::uint64_t seed,
                 long long row) {
   const int n = w.n;
   std::vector<T> v(n, T(1.0 / std::sqrt(double(n)))), z(n);
@@ -50,15 +53,15 @@ double w3_trial(const wl::W3& w, const T* sl, double beta_d, double eta_d, std::
 
 }  // namespace
 
-wl::Observations w3(const wl::W3& w, std::uint64_t seed, int threads, Precision p) {
-  const auto sl = sqrt_power(w.n, true);
-  const auto slf = cast<float>(sl);
-  return wl::run_trials(w.trials * w.points(), 1, threads, [&](long long row, double* out) {
+Observations phase_map_cpu(const PhaseMap& w, std::uint64_t seed, int threads, engine::Precision p) {
+  const auto sl = engine::sqrt_power(w.n, true);
+  const auto slf = engine::cast<float>(sl);
+  return run_trials(w.trials * w.points(), 1, threads, [&](long long row, double* out) {
     const int pt = int(row / w.trials);
     const double eta = w.eta(pt / w.n_beta), beta = w.beta(pt % w.n_beta);
-    out[0] = p == Precision::f64 ? w3_trial<double>(w, sl.data(), beta, eta, seed, row)
-                                 : w3_trial<float>(w, slf.data(), beta, eta, seed, row);
+    out[0] = p == engine::Precision::f64 ? row_value<double>(w, sl.data(), beta, eta, seed, row)
+                                         : row_value<float>(w, slf.data(), beta, eta, seed, row);
   });
 }
 
-}  // namespace akm::engine
+}  // namespace akm::ops::detail

@@ -1,16 +1,16 @@
-// phase_map/reference — W3, the plain reference: the raw-key transport growth rate at every
-// (η, β) grid point, one trial at a time. cpu.cpp and cuda.cu beside it are held to it by
-// tests/test_engine.cpp and test_cuda.cpp.
+// phase_map/reference — the plain reference: the raw-key transport growth rate at every
+// (η, β) grid point, one trial at a time. cpu.cpp, cuda.cu and emulated.cpp beside it are held
+// to it by tests/ops/test_phase_map.cpp.
 #include <cmath>
 
-#include "akm/sim/workloads.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/rules.hpp"
+#include "backends.hpp"
 
-namespace akm::wl {
+namespace akm::ops::detail {
 
-Observations w3_reference(const W3& w, std::uint64_t seed, int threads) {
+Observations phase_map_reference(const PhaseMap& w, std::uint64_t seed, int threads) {
   const Vec sl = power_spectrum(w.n, true).cwiseSqrt();
   const long long total = w.trials * w.points();
   return run_trials(total, 1, threads, [&](long long row, double* out) {
@@ -33,4 +33,4 @@ Observations w3_reference(const W3& w, std::uint64_t seed, int threads) {
   });
 }
 
-}  // namespace akm::wl
+}  // namespace akm::ops::detail

@@ -1,4 +1,4 @@
-// phase_map/trial — one W3 row (grid point × trial) as a CUDA thread runs it (float state,
+// phase_map/trial — one row of the op (grid point × trial) as a CUDA thread runs it (float state,
 // double log-norm), written once: cuda.cu launches it per thread, emulated.cpp runs it on the
 // host (docs/cuda.md). Raw-key transport v ← βv − η(v·x)x, renormalized every `renorm`
 // steps; the row's value is the growth-rate estimate (1/T) Σ log‖v‖ [app:stability_norm_key_dm].
@@ -8,7 +8,7 @@
 #include "akm/base/hd.hpp"
 #include "akm/random/stream_hd.hpp"
 
-namespace akm::cuda::w3_detail {
+namespace akm::cuda::phase_map_detail {
 
 struct Args {
   long long trials, rows;  ///< trials per point; rows = points × trials
@@ -62,4 +62,4 @@ struct Item {
   AKM_HD void operator()(long long row) const { out[row] = row_value<N>(sl, a, row); }
 };
 
-}  // namespace akm::cuda::w3_detail
+}  // namespace akm::cuda::phase_map_detail

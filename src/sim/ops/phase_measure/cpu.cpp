@@ -1,21 +1,23 @@
-// phase_measure/cpu — the fast inner loop of `akm phase --measure`: phase::measure_trial (the plain
+// phase_measure/cpu — the fast inner loop of `akm phase --measure`: phase_trial_reference (the plain
 // reference, reference.cpp beside it) with the keys drawn by NormalStream in batches of n and
 // the per-step loops vectorized. Same stream (Stream(point seed, trial, keys)), same
 // operations in the same order per element; sums are reordered (SIMD partial sums) and
 // log/sin/cos come from libmvec, so it agrees with the reference to rounding
-// (tests/test_phase_engine.cpp). Double only, like the reference. No Eigen code here (ODR).
+// (tests/ops/test_phase_measure.cpp). Double only, like the reference. No Eigen code here (ODR).
 #include <cmath>
 #include <limits>
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
 #include "key_step.hpp"
 
-namespace akm::engine {
+namespace akm::ops {
 
-phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
-                               double beta, double eta, int direction, int lag,
-                               std::uint64_t seed, std::uint64_t trial) {
+using engine::NormalStream;
+
+PhaseTrial phase_trial_cpu(const double* lam_sqrt, int n, const PhaseMeasure& o, double beta,
+                           double eta, int direction, int lag, std::uint64_t seed, std::uint64_t trial) {
   thread_local std::vector<double> vbuf, xbuf, zbuf, kbuf;
   vbuf.assign(std::size_t(n), 1.0 / std::sqrt(double(n)));
   xbuf.resize(std::size_t(n));
@@ -31,7 +33,7 @@ phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::Measu
   const double log_thr = std::log(o.threshold);
   const bool normalized = o.key == Key::normalized;
   double log_scale = 0.0;
-  phase::TrialResult r;
+  PhaseTrial r;
   keys.fill(z, n);
   key_start(lam_sqrt, z, x, n);  // x_0 stationary
   for (int t = 1; t <= o.steps; ++t) {
@@ -72,4 +74,4 @@ phase::TrialResult phase_trial(const double* lam_sqrt, int n, const phase::Measu
   return r;
 }
 
-}  // namespace akm::engine
+}  // namespace akm::ops

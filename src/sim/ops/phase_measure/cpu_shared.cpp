@@ -6,10 +6,10 @@
 // vectorized ACROSS points: the block's states are stored structure-of-arrays in chunks of
 // kLanes points (v[i] of the chunk's lanes contiguous) and the loop over lanes is the SIMD loop.
 //
-// Per lane the arithmetic is the per-point engine's (engine::phase_trial) with the n-term sums
+// Per lane the arithmetic is the per-point engine's (phase_trial_cpu) with the n-term sums
 // accumulated in index order by fused multiply-adds instead of SIMD partial sums, so a lane
-// agrees with phase_trial on the same stream to the summation-order rounding of
-// tests/test_phase_engine.cpp (c·n·ε per step), and lanes never interact: a point's numbers
+// agrees with phase_trial_cpu on the same stream to the summation-order rounding of
+// tests/ops/test_phase_measure.cpp (c·n·ε per step), and lanes never interact: a point's numbers
 // depend only on (seed, trial, η, β, direction, lag), not on the block it sits in, the block
 // size or the thread count. One pass over the state per step: the update of step t also
 // accumulates ‖v_t‖² and v_t·k_{t+1} (keys are drawn one step ahead), so the next step's dot
@@ -20,9 +20,12 @@
 #include <vector>
 
 #include "akm/sim/engine/engine.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
 #include "key_step.hpp"
 
-namespace akm::engine {
+namespace akm::ops {
+
+using engine::NormalStream;
 namespace {
 
 constexpr int kLanes = 16;  // points per chunk: 2 AVX-512 or 4 AVX2 registers per accumulator
@@ -37,9 +40,9 @@ double cut_for(double log_thr, double log_scale) {
 
 }  // namespace
 
-void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
-                  const phase::PointPlan* pts, int count, std::uint64_t seed, std::uint64_t trial,
-                  phase::TrialResult* out) {
+void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& o,
+                             const PhasePoint* pts, int count, std::uint64_t seed,
+                             std::uint64_t trial, PhaseTrial* out) {
   const int chunks = (count + kLanes - 1) / kLanes;
   const int T = o.steps;
   const std::size_t un = std::size_t(n), lanes = std::size_t(chunks) * kLanes;
@@ -63,7 +66,7 @@ void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
     lagd[q] = pts[q].lag;
     live[q] = 1.0;
     cut[q] = cut_for(log_thr, 0.0);
-    out[q] = phase::TrialResult{};
+    out[q] = PhaseTrial{};
   }
   const double v0d = 1.0 / std::sqrt(double(n));
   K.resize(std::size_t(seg + 1) * un);
@@ -150,7 +153,7 @@ void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
         for (int j = 0; j < kLanes; ++j) {
           const std::size_t q = l0 + j;
           if (live[q] == 0.0) continue;
-          phase::TrialResult& r = out[q];
+          PhaseTrial& r = out[q];
           const double nrm2 = nr[j];
           if (t == pts[q].lag)
             r.projection = Vc[std::size_t(pts[q].direction) * kLanes + j] * std::exp(ls[q]) / v0d;
@@ -186,4 +189,4 @@ void phase_shared(const double* lam_sqrt, int n, const phase::MeasureOptions& o,
   }
 }
 
-}  // namespace akm::engine
+}  // namespace akm::ops

@@ -1,21 +1,22 @@
 // phase_measure/cuda — every trial of `akm phase --measure` on the device: one thread per
 // (point, trial) row runs trial.hpp (double).
 #include "../../cuda/common.cuh"
+#include "backends.hpp"
 #include "host.hpp"
 
-namespace akm::cuda {
+namespace akm::ops::detail {
 
-using namespace detail;
-using namespace phase_detail;
+using namespace cuda;
+using namespace cuda::detail;
+using namespace cuda::phase_detail;
 
-std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt,
-                                             const phase::MeasureOptions& o,
-                                             const std::vector<phase::PointPlan>& plan) {
+std::vector<PhaseTrial> phase_trials_cuda(const PhaseMeasure& o, const std::vector<double>& lam_sqrt,
+                                          const std::vector<PhasePoint>& plan) {
   require_device();
   const int n = int(lam_sqrt.size());
   const auto points = device_points(plan);
   const long long rows = (long long)points.size() * o.trials;
-  std::vector<phase::TrialResult> out(static_cast<std::size_t>(rows));
+  std::vector<PhaseTrial> out(static_cast<std::size_t>(rows));
   const long long B = batch_rows(n, rows, std::size_t(1) << 30);
   DevBuf<double> dsl(n), dscr(std::size_t(3) * n * B);
   DevBuf<Point> dpts(points.size());
@@ -31,4 +32,4 @@ std::vector<phase::TrialResult> phase_trials(const std::vector<double>& lam_sqrt
   return out;
 }
 
-}  // namespace akm::cuda
+}  // namespace akm::ops::detail

@@ -4,7 +4,7 @@
 #pragma once
 #include <cmath>
 
-namespace akm::engine {
+namespace akm::ops {
 
 /// x_0 = √λ ∘ z (a draw from the stationary law).
 inline void key_start(const double* __restrict lam_sqrt, const double* __restrict z,
@@ -30,4 +30,4 @@ inline void key_normalize(const double* __restrict x, double* __restrict out, in
   for (int i = 0; i < n; ++i) out[i] = x[i] * inv;
 }
 
-}  // namespace akm::engine
+}  // namespace akm::ops

@@ -1,17 +1,17 @@
 // phase_measure/reference — one trial of `akm phase --measure`, the plain reference: the AK
 // buffer row v ← v(βI − ηkkᵀ) on akm::Stream keys (AR(1) when ρ > 0), its projection at the
 // lag and its growth. cpu.cpp (per-point), cpu_shared.cpp (keys shared across the grid) and
-// cuda.cu beside it are held to it by tests/test_phase_engine.cpp, test_phase_shared.cpp and
-// test_cuda.cpp; the driver that plans points and dispatches is src/sim/phase_measure.cpp.
+// cuda.cu beside it are held to it by tests/ops/test_phase_measure.cpp; the driver that plans
+// points is src/sim/phase_measure.cpp.
 #include <cmath>
 #include <limits>
 
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
 
-namespace akm::phase {
+namespace akm::ops {
 
-TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double beta, double eta,
-                          int direction, int lag, Stream& keys) {
+PhaseTrial phase_trial_reference(const Vec& lam_sqrt, const PhaseMeasure& o, double beta, double eta,
+                                 int direction, int lag, Stream& keys) {
   const Eigen::Index n = lam_sqrt.size();
   // Small fixed-size work: plain loops, no allocation inside the step loop.
   thread_local Vec v, x, k;
@@ -22,7 +22,7 @@ TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double b
   const double ar = o.ar_rho, innov = std::sqrt(1.0 - ar * ar);
   const double log_thr = std::log(o.threshold);
   double log_scale = 0.0;  // ‖v_t‖ = exp(log_scale)·‖v‖ (renormalized to avoid over/underflow)
-  TrialResult r;
+  PhaseTrial r;
   for (Eigen::Index i = 0; i < n; ++i) x[i] = lam_sqrt[i] * keys.normal();  // x_0 stationary
   for (int t = 1; t <= o.steps; ++t) {
     if (t > 1)
@@ -57,4 +57,4 @@ TrialResult measure_trial(const Vec& lam_sqrt, const MeasureOptions& o, double b
   return r;
 }
 
-}  // namespace akm::phase
+}  // namespace akm::ops

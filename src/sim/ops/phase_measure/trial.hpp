@@ -1,6 +1,6 @@
 // phase_measure/trial — one trial of `akm phase --measure` as a CUDA thread runs it (double),
 // written once: cuda.cu launches it per thread, emulated.cpp runs it on the host
-// (docs/cuda.md). phase::measure_trial line for line: AR(1) keys [E2], the transport
+// (docs/cuda.md). ops::phase_trial_reference line for line: AR(1) keys [E2], the transport
 // v ← v(βI − ηkkᵀ) with k = x̂ or x, the lag-k projection and log‖v_T‖² with renormalization.
 #pragma once
 #include <cmath>
@@ -12,7 +12,7 @@
 
 namespace akm::cuda::phase_detail {
 
-/// One grid point (phase::PointPlan as the device reads it).
+/// One grid point (ops::PhasePoint as the device reads it).
 struct Point {
   double beta, eta;
   int direction, lag;

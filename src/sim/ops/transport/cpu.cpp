@@ -1,4 +1,4 @@
-// transport/cpu — W1 on the fast CPU engine: the keys set the pace (a step costs n normals
+// transport/cpu — the op on the fast CPU engine: the keys set the pace (a step costs n normals
 // and ~8n flops), so the batched normal generator is the bottleneck.
 // One trial per task, its state in contiguous arrays, vectorized within the trial.
 // Compiled with -march=native -fopenmp-simd; no Eigen code is instantiated here (it would
@@ -9,13 +9,16 @@
 
 #include "akm/sim/engine/engine.hpp"
 #include "../../engine/engine_util.hpp"
+#include "backends.hpp"
 
-namespace akm::engine {
+namespace akm::ops::detail {
 namespace {
 
-// W1: x = √λ∘z, d = v·x/‖x‖, v ← βv − (ηd/‖x‖) x  (= v(βI − ηx̂x̂ᵀ), fused into two passes).
+using engine::NormalStream;
+
+// x = √λ∘z, d = v·x/‖x‖, v ← βv − (ηd/‖x‖) x  (= v(βI − ηx̂x̂ᵀ), fused into two passes).
 template <class T>
-void w1_trial(const wl::W1& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
+void trial(const Transport& w, const T* sl, std::uint64_t seed, long long trial, double* out) {
   const int n = w.n;
   std::vector<T> v(n, T(1.0 / std::sqrt(double(n)))), z(n);
   NormalStream s(seed, std::uint64_t(trial), Purpose::keys);
@@ -46,13 +49,13 @@ void w1_trial(const wl::W1& w, const T* sl, std::uint64_t seed, long long trial,
 
 }  // namespace
 
-wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads, Precision p) {
-  const auto sl = sqrt_power(w.n, false);
-  const auto slf = cast<float>(sl);
-  return wl::run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
-    if (p == Precision::f64) w1_trial<double>(w, sl.data(), seed, t, out);
-    else w1_trial<float>(w, slf.data(), seed, t, out);
+Observations transport_cpu(const Transport& w, std::uint64_t seed, int threads, engine::Precision p) {
+  const auto sl = engine::sqrt_power(w.n, false);
+  const auto slf = engine::cast<float>(sl);
+  return run_trials(w.trials, w.n_obs(), threads, [&](long long t, double* out) {
+    if (p == engine::Precision::f64) trial<double>(w, sl.data(), seed, t, out);
+    else trial<float>(w, slf.data(), seed, t, out);
   });
 }
 
-}  // namespace akm::engine
+}  // namespace akm::ops::detail

@@ -1,14 +1,16 @@
-// transport/cuda — W1 on the device: one thread per trial runs trial.hpp (float).
+// transport/cuda — the op on the device: one thread per trial runs trial.hpp (float).
 #include "../../cuda/common.cuh"
+#include "backends.hpp"
 #include "host.hpp"
 #include "trial.hpp"
 
-namespace akm::cuda {
+namespace akm::ops::detail {
 
-using namespace detail;
-using namespace w1_detail;
+using namespace cuda;
+using namespace cuda::detail;
+using namespace cuda::transport_detail;
 
-wl::Observations w1(const wl::W1& w, std::uint64_t seed) {
+Observations transport_cuda(const Transport& w, std::uint64_t seed) {
   require_device();
   require_size(w.n);
   const Grid g = grid_per_item(w.trials, kThreadsPerBlock);
@@ -20,4 +22,4 @@ wl::Observations w1(const wl::W1& w, std::uint64_t seed) {
   return gather(w, download(dv, std::size_t(w.trials) * w.n));
 }
 
-}  // namespace akm::cuda
+}  // namespace akm::ops::detail

@@ -1,26 +1,26 @@
-// transport/emulated — W1 on the emulated CUDA backend: the kernel's trial body
+// transport/emulated — the op on the emulated CUDA backend: the kernel's trial body
 // (trial.hpp) over the kernel's grid, on the host (docs/cuda.md).
-#include "akm/sim/cuda_emulated.hpp"
-
 #include <vector>
 
 #include "../../cuda/emulate.hpp"
 #include "../../cuda/host.hpp"
+#include "backends.hpp"
 #include "host.hpp"
 #include "trial.hpp"
 
-namespace akm::cuda::emulated {
+namespace akm::ops::detail {
 
-wl::Observations w1(const wl::W1& w, std::uint64_t seed, int threads) {
-  using namespace w1_detail;
+Observations transport_cuda_emulated(const Transport& w, std::uint64_t seed, int threads) {
+  using namespace cuda;
+  using namespace cuda::transport_detail;
   require_size(w.n);
   const Grid g = grid_per_item(w.trials, kThreadsPerBlock);
-  const auto sl = detail::sqrt_power_f(w.n, false);
+  const auto sl = cuda::detail::sqrt_power_f(w.n, false);
   std::vector<float> v(std::size_t(w.trials) * w.n);
   const Args a{w.trials, w.steps, float(w.beta), float(w.eta), seed};
-  if (w.n == 32) detail::emulate_grid(g, threads, Item<32>{sl.data(), a, v.data()});
-  else detail::emulate_grid(g, threads, Item<64>{sl.data(), a, v.data()});
+  if (w.n == 32) cuda::detail::emulate_grid(g, threads, Item<32>{sl.data(), a, v.data()});
+  else cuda::detail::emulate_grid(g, threads, Item<64>{sl.data(), a, v.data()});
   return gather(w, v);
 }
 
-}  // namespace akm::cuda::emulated
+}  // namespace akm::ops::detail

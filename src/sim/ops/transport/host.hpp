@@ -1,4 +1,4 @@
-// transport/host — the host side W1's launcher (cuda.cu) and emulator (emulated.cpp) share:
+// transport/host — the host side the op's launcher (cuda.cu) and emulator (emulated.cpp) share:
 // the sizes the kernel exists for, and the observables from the trials' final v.
 #pragma once
 #include <cstddef>
@@ -6,18 +6,18 @@
 #include <vector>
 
 #include "akm/base/errors.hpp"
-#include "akm/sim/workloads.hpp"
+#include "akm/sim/ops/transport.hpp"
 #include "../../cuda/host.hpp"
 
-namespace akm::cuda::w1_detail {
+namespace akm::cuda::transport_detail {
 
 inline void require_size(int n) {
-  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on --backend cuda (W1)");
+  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on --backend cuda (transport, W1)");
 }
 
-/// Row t: v (n values), then ‖v‖² in double (as engine::w1).
-inline wl::Observations gather(const wl::W1& w, const std::vector<float>& v) {
-  wl::Observations o = detail::observations(w.trials, w.n_obs());
+/// Row t: v (n values), then ‖v‖² in double (as the cpu backend).
+inline ops::Observations gather(const ops::Transport& w, const std::vector<float>& v) {
+  ops::Observations o = detail::observations(w.trials, w.n_obs());
   for (long long t = 0; t < w.trials; ++t) {
     double sq = 0.0;
     for (int i = 0; i < w.n; ++i) {
@@ -30,4 +30,4 @@ inline wl::Observations gather(const wl::W1& w, const std::vector<float>& v) {
   return o;
 }
 
-}  // namespace akm::cuda::w1_detail
+}  // namespace akm::cuda::transport_detail

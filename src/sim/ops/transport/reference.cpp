@@ -1,16 +1,16 @@
-// transport/reference — W1, the plain reference: akm::Stream and the per-trial kernels of
+// transport/reference — the plain reference: akm::Stream and the per-trial kernels of
 // akm/rules/kernels.hpp, one trial at a time (transport v ← v(βI − ηx̂x̂ᵀ) [lem:transport]).
-// cpu.cpp and cuda.cu beside it are held to it by tests/test_engine.cpp and test_cuda.cpp.
+// cpu.cpp, cuda.cu and emulated.cpp beside it are held to it by tests/ops/test_transport.cpp.
 #include <cmath>
 
-#include "akm/sim/workloads.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/rules.hpp"
+#include "backends.hpp"
 
-namespace akm::wl {
+namespace akm::ops::detail {
 
-Observations w1_reference(const W1& w, std::uint64_t seed, int threads) {
+Observations transport_reference(const Transport& w, std::uint64_t seed, int threads) {
   const Vec sl = power_spectrum(w.n, false).cwiseSqrt();
   return run_trials(w.trials, w.n_obs(), threads, [&](long long trial, double* out) {
     Stream s(seed, std::uint64_t(trial), Purpose::keys);
@@ -26,4 +26,4 @@ Observations w1_reference(const W1& w, std::uint64_t seed, int threads) {
   });
 }
 
-}  // namespace akm::wl
+}  // namespace akm::ops::detail

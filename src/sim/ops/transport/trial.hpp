@@ -1,4 +1,4 @@
-// transport/trial — one W1 trial as a CUDA thread runs it (float), written once: cuda.cu
+// transport/trial — one trial of the op as a CUDA thread runs it (float), written once: cuda.cu
 // launches it per thread, emulated.cpp runs it on the host (docs/cuda.md). The transport
 // v ← βv − η(v·x/‖x‖²)x of a unit vector under raw Gaussian keys x = √λ ∘ z.
 #pragma once
@@ -7,7 +7,7 @@
 #include "akm/base/hd.hpp"
 #include "akm/random/stream_hd.hpp"
 
-namespace akm::cuda::w1_detail {
+namespace akm::cuda::transport_detail {
 
 struct Args {
   long long trials;
@@ -49,4 +49,4 @@ struct Item {
   AKM_HD void operator()(long long t) const { trial<N>(sl, a, t, v_out); }
 };
 
-}  // namespace akm::cuda::w1_detail
+}  // namespace akm::cuda::transport_detail

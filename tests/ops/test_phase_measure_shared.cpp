@@ -1,9 +1,9 @@
-// Shared keys across a sweep: engine::phase_shared — every grid point pushed by one
+// Shared keys across a sweep: ops::phase_trials_shared_cpu — every grid point pushed by one
 // key sequence per trial — held to the per-point path.
 //
-// (a) Same stream, same numbers: a lane of phase_shared is engine::phase_trial on the shared
+// (a) Same stream, same numbers: a lane of phase_trials_shared_cpu is ops::phase_trial_cpu on the shared
 //     seed with the n-term sums accumulated in index order instead of SIMD partial sums. The
-//     rounding model of tests/test_phase_engine.cpp bounds the difference (there the engine
+//     rounding model of tests/ops/test_phase_measure.cpp bounds the difference (there the engine
 //     against the plain reference, whose normals also differ; here the key code is the same,
 //     so that model is an upper bound): with ‖factor‖ ≤ 1 each step adds ≤ δ absolute error,
 //     |Δ projection| ≤ lag·δ·√n and |Δ log‖v_T‖²| ≤ 2Tδ/‖v_T‖.
@@ -18,7 +18,7 @@
 
 #include "akm/check/check.hpp"
 #include "akm/random/random.hpp"
-#include "akm/sim/engine/engine.hpp"
+#include "akm/sim/ops/phase_measure.hpp"
 #include "akm/sim/phase_measure.hpp"
 
 using namespace akm;
@@ -38,10 +38,10 @@ Vec power_lambda(int n) {
 
 // A grid of `count` (η, β) points of norm-≤-1 factors for normalized keys (β ∈ [0.5, 0.98],
 // η ≤ 2β so |β − η| ≤ β), varied lags and directions; not a multiple of the kernel's lanes.
-std::vector<phase::PointPlan> grid(int count, int n, int steps) {
-  std::vector<phase::PointPlan> g;
+std::vector<ops::PhasePoint> grid(int count, int n, int steps) {
+  std::vector<ops::PhasePoint> g;
   for (int q = 0; q < count; ++q) {
-    phase::PointPlan p;
+    ops::PhasePoint p;
     p.beta = 0.5 + 0.48 * ((q * 7) % count) / double(count);
     p.eta = p.beta * (0.1 + 1.8 * ((q * 11) % count) / double(count));
     p.direction = q % n;
@@ -58,7 +58,7 @@ TEST(PhaseShared, EveryLaneMatchesThePerPointEngineOnTheSharedStream) {
     double ar, eta_scale;
     int n;
   };
-  // Raw keys with small η (‖factor‖ ≤ 1 but with probability < 1e-30, test_phase_engine.cpp).
+  // Raw keys with small η (‖factor‖ ≤ 1 but with probability < 1e-30, tests/ops/test_phase_measure.cpp).
   const std::vector<Case> cases{{Key::normalized, 0.0, 1.0, 8},
                                 {Key::normalized, 0.6, 1.0, 7},
                                 {Key::raw, 0.0, 0.02, 8},
@@ -71,12 +71,12 @@ TEST(PhaseShared, EveryLaneMatchesThePerPointEngineOnTheSharedStream) {
     Vec sl = power_lambda(c.n).cwiseSqrt();
     auto g = grid(37, c.n, o.steps);
     for (auto& p : g) p.eta *= c.eta_scale;
-    std::vector<phase::TrialResult> shared(g.size());
+    std::vector<ops::PhaseTrial> shared(g.size());
     for (std::uint64_t r = 0; r < 20; ++r) {
-      engine::phase_shared(sl.data(), c.n, o, g.data(), int(g.size()), 99, r, shared.data());
+      ops::phase_trials_shared_cpu(sl.data(), c.n, o, g.data(), int(g.size()), 99, r, shared.data());
       for (std::size_t q = 0; q < g.size(); ++q) {
         const auto& p = g[q];
-        const auto one = engine::phase_trial(sl.data(), c.n, o, p.beta, p.eta, p.direction,
+        const auto one = ops::phase_trial_cpu(sl.data(), c.n, o, p.beta, p.eta, p.direction,
                                              p.lag, 99, r);
         const double dl =
             delta(c.n, p.beta, p.eta, c.ar, c.key == Key::normalized ? 1.0 : (1.0 + p.beta) / p.eta);
@@ -101,12 +101,12 @@ TEST(PhaseShared, ZeroStateAndDivergenceBookkeepingMatchThePerPointEngine) {
   phase::MeasureOptions o;
   o.steps = 1500;
   const double sl = 1.0;
-  std::vector<phase::PointPlan> g{{0.5, 0.5, 0, 1, 0}, {0.1, 1.2, 0, 7, 0}, {0.1, 0.95, 0, 20, 0}};
-  std::vector<phase::TrialResult> shared(g.size());
+  std::vector<ops::PhasePoint> g{{0.5, 0.5, 0, 1, 0}, {0.1, 1.2, 0, 7, 0}, {0.1, 0.95, 0, 20, 0}};
+  std::vector<ops::PhaseTrial> shared(g.size());
   for (std::uint64_t r = 0; r < 5; ++r) {
-    engine::phase_shared(&sl, 1, o, g.data(), int(g.size()), 5, r, shared.data());
+    ops::phase_trials_shared_cpu(&sl, 1, o, g.data(), int(g.size()), 5, r, shared.data());
     for (std::size_t q = 0; q < g.size(); ++q) {
-      const auto one = engine::phase_trial(&sl, 1, o, g[q].beta, g[q].eta, 0, g[q].lag, 5, r);
+      const auto one = ops::phase_trial_cpu(&sl, 1, o, g[q].beta, g[q].eta, 0, g[q].lag, 5, r);
       EXPECT_EQ(shared[q].diverged, one.diverged) << q;
       if (q == 0) {
         EXPECT_EQ(std::isinf(shared[q].log_growth), std::isinf(one.log_growth));

@@ -1,0 +1,66 @@
+// support — what the per-op tests (tests/ops/test_<op>.cpp) share besides the rounding model
+// of tests/rounding_bounds.hpp: the GPU skip, the float normals' measured error, the
+// device-against-emulation step bound, and a short number for the test's XML record.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+#include "../rounding_bounds.hpp"
+#include "akm/random/stream_hd.hpp"
+#include "akm/sim/cuda.hpp"
+
+namespace akm_test {
+
+// Why the GPU checks cannot run here ("" when they can).
+inline std::string gpu_missing() {
+  if (!akm::cuda::built()) return "built without the CUDA backend (AKM_CUDA=OFF or no nvcc)";
+  std::string why;
+  if (akm::cuda::device_name(&why).empty())
+    return "no CUDA device on this machine (" + why + "); GPU checks need a GPU host";
+  return "";
+}
+
+// GTEST_SKIP returns from the function it is in, so it must be expanded in the test body.
+#define REQUIRE_GPU()                                   \
+  do {                                                  \
+    const std::string why_ = akm_test::gpu_missing();   \
+    if (!why_.empty()) GTEST_SKIP() << why_;            \
+  } while (0)
+
+// A measured error for the test's XML record, three significant digits.
+inline std::string sci(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3g", v);
+  return b;
+}
+
+// The largest |float normal − double normal| among the first `count` normals of the streams
+// (seed, t, purpose), t < trials: the float normals' error the trials actually met. It stands
+// for the model's per-step normal term in place of its worst case 4e-4 (u → 1), which would
+// leave room for a wrong key sequence to pass.
+inline double normal_error(std::uint64_t seed, long long trials, std::uint32_t purpose, long long count) {
+  double worst = 0.0;
+  for (long long t = 0; t < trials; ++t) {
+    akm::hd::Stream<float> f(seed, std::uint64_t(t), purpose);
+    akm::hd::Stream<double> d(seed, std::uint64_t(t), purpose);
+    for (long long i = 0; i < count; ++i) worst = std::max(worst, std::abs(double(f.normal()) - d.normal()));
+  }
+  return worst;
+}
+
+// The device against its emulation: the same trial bodies, the same uniforms, summation
+// orders and IEEE float operations (nvcc --fmad=false), so the only differences are the
+// device's logf/sincosf (≤ 2 ulp each, CUDA programming guide) against the host's:
+// |Δz| ≤ 8·ε₃₂·(1 + |z|), |z| ≤ 8.6 at the 2⁻⁵³ grid, i.e. ≤ 80·ε₃₂ per normal. With the
+// model of tests/test_engine.cpp a T-step trial differs by ≤ T·dev_step(n) relative (2× for
+// energies) — two orders tighter than against the CPU engine, so a device-side fault
+// (indexing, launch, shared memory, reduction) cannot hide in the rounding.
+inline double dev_step(int n) { return kC * n * kEps32 + 80 * kEps32; }
+
+}  // namespace akm_test
