@@ -91,7 +91,7 @@ void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R
         sensitivity(ctx.checks, [&](double et, double b, double m) { return second_moment(et, b, m, i, lag); }, eta,
                     kT3Beta);
       }
-      table.add({dir_name(i), static_cast<long long>(lag), bt, pred2, mean[o + 1], se[o + 1], exact_se,
+      table.add({dir_name(i), lag, bt, pred2, mean[o + 1], se[o + 1], exact_se,
                  std::sqrt(std::max(0.0, pred_var)), std::sqrt(var[o]),
                  std::sqrt(std::max(0.0, pred_var) / kT3Trials)});
     }

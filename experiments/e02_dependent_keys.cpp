@@ -86,14 +86,14 @@ static void e02_dependent_keys(ExperimentContext& ctx) {
           ctx.checks.against(kBeta, "EMA");
         }
         for (int lag = 1; lag <= kLags; ++lag)
-          curves.add({rho, dir_name(i), static_cast<long long>(lag), std::pow(bt, lag), mean[at(lag)], se[at(lag)]});
+          curves.add({rho, dir_name(i), lag, std::pow(bt, lag), mean[at(lag)], se[at(lag)]});
         // Contraction rate at the lag where β̃^k ≈ e^{-2}, fixed from the prediction.
         const int lag = std::min(kLags, phase::choose_lag(std::abs(bt), kLags));
         const double m = std::abs(mean[at(lag)]);
         const double rate = std::pow(m, 1.0 / lag);
         const double rse = m > 0 ? rate / (lag * m) * se[at(lag)] : std::numeric_limits<double>::infinity();
         const double z = (rate - std::abs(bt)) / rse;
-        rates.add({rho, dir_name(i), s.lam(key, i), std::abs(bt), rate, rse, z, static_cast<long long>(lag)});
+        rates.add({rho, dir_name(i), s.lam(key, i), std::abs(bt), rate, rse, z, lag});
         if (std::abs(rate - std::abs(bt)) > std::abs(worst_dev)) worst_dev = rate - std::abs(bt), worst_z = z, worst_dir = i;
       }
       if (rho != 0.0)

@@ -168,18 +168,18 @@ inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::ve
       CsvTable h{{"width", "step", "mean", "stderr"}, {}};
       for (int w = 0; w < cw; ++w)
         for (int t = 0; t < s.steps; ++t)
-          h.add({static_cast<long long>(s.widths[w]), static_cast<long long>(t + 1), m[lay.value(a, w, t, H, q)], se[lay.value(a, w, t, H, q)]});
+          h.add({s.widths[w], t + 1, m[lay.value(a, w, t, H, q)], se[lay.value(a, w, t, H, q)]});
       out.write_csv(fmt::format("data_coord_hidden_{}_{}.csv", arms[a].label, qname[q]), h);
     }
     for (int l = 0; l < L; ++l)
       for (int q = 0; q < 2; ++q) {
         for (int t = 0; t < s.steps; ++t) {
           for (int w = 0; w < cw; ++w)
-            all.add({arms[a].label, static_cast<long long>(s.widths[w]), static_cast<long long>(t + 1), static_cast<long long>(l),
+            all.add({arms[a].label, s.widths[w], t + 1, l,
                      std::string(qname[q]), m[lay.value(a, w, t, l, q)], se[lay.value(a, w, t, l, q)]});
           const int i = lay.step_slope(a, t, l, q);
-          steps.add({arms[a].label, static_cast<long long>(t + 1), std::string(lname[l]), std::string(qname[q]), m[i], se[i]});
-          if (l == H && q == 1) hid.add({arms[a].label, static_cast<long long>(t + 1), m[i], se[i]});
+          steps.add({arms[a].label, t + 1, std::string(lname[l]), std::string(qname[q]), m[i], se[i]});
+          if (l == H && q == 1) hid.add({arms[a].label, t + 1, m[i], se[i]});
         }
         for (int k = 0; k < kWindows; ++k) {
           const int i = lay.window_slope(a, k, l, q);
@@ -194,7 +194,7 @@ inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::ve
   CsvTable st1{{"width", "mean_inv_key_norm", "mean_inv_key_norm_se", "rms_R", "rms_R_se", "median_abs_R", "median_abs_R_se",
                 "log_excess_over_equal_norm", "log_excess_se"}, {}};
   for (int w = 0; w < cw; ++w)
-    st1.add({static_cast<long long>(s.widths[w]), m[lay.step1(w, 0)], se[lay.step1(w, 0)], m[lay.step1(w, 1)], se[lay.step1(w, 1)],
+    st1.add({s.widths[w], m[lay.step1(w, 0)], se[lay.step1(w, 0)], m[lay.step1(w, 1)], se[lay.step1(w, 1)],
              m[lay.step1(w, 2)], se[lay.step1(w, 2)], m[lay.step1(w, 3)], se[lay.step1(w, 3)]});
   out.write_csv("data_coord.csv", all);
   out.write_csv("data_coord_step_slopes.csv", steps);

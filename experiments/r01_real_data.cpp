@@ -128,7 +128,7 @@ static void r01_real_data(ExperimentContext& ctx) {
       rel_kappa.push_back(std::abs(kappa_g[i] - kappa[i]) / kappa[i]);
       const std::size_t o1 = diag_at(1, i), ok = diag_at(kLag, i), oc = c_at(i);
       worst_bt_gap = std::max(worst_bt_gap, std::abs(bt_g - bt) / se[o1]);
-      tab.add({static_cast<long long>(i + 1), lam_hat[i], lam_hat_g[i], kBeta - bt, kBeta - bt_g, kBeta - mean[o1],
+      tab.add({i + 1, lam_hat[i], lam_hat_g[i], kBeta - bt, kBeta - bt_g, kBeta - mean[o1],
                se[o1], c, c_g, mean[oc], se[oc]});
 
       const Vec w2 = W.col(i).cwiseAbs2();

@@ -94,10 +94,10 @@ static void r02_image_mlp(ExperimentContext& ctx) {
     d_acc.push_back(acc[1].back() - acc[0].back());
     d90.push_back(s90[0] - s90[1]);  // > 0: AK reaches the target in fewer steps
     dloss.push_back(sl[0] - sl[1]);
-    per_seed.add({static_cast<long long>(s), acc[0].back(), acc[1].back(), run(0, s).r.test_loss, run(1, s).r.test_loss,
-                  static_cast<long long>(s90[0]), static_cast<long long>(s90[1]), static_cast<long long>(sl[0]),
-                  static_cast<long long>(sl[1]), static_cast<long long>(run(0, s).r.diverged),
-                  static_cast<long long>(run(1, s).r.diverged)});
+    per_seed.add({s, acc[0].back(), acc[1].back(), run(0, s).r.test_loss, run(1, s).r.test_loss,
+                  s90[0], s90[1], sl[0],
+                  sl[1], run(0, s).r.diverged,
+                  run(1, s).r.diverged});
   }
 
   // Mean validation curves per arm (a diverged seed holds its last finite value: counted above).
@@ -114,7 +114,7 @@ static void r02_image_mlp(ExperimentContext& ctx) {
       if (l.empty()) continue;
       const auto [lm, lsd] = training::mean_sd(l);
       const auto [cm, csd] = training::mean_sd(c);
-      curves.add({arms[a].name, static_cast<long long>(ref.eval_steps[k]),
+      curves.add({arms[a].name, ref.eval_steps[k],
                   static_cast<double>(ref.eval_steps[k]) / (data.train.rows() / kBatch), lm, lsd, cm, csd});
     }
   }

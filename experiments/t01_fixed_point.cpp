@@ -132,7 +132,7 @@ static void t01_fixed_point(ExperimentContext& ctx) {
           var += std::pow(A(r, i) * se[o] / (a2 * g), 2);  // rows are close to independent
         }
         const double phi = theory::phi(mu, lam);
-        table.add({s.name, static_cast<long long>(i + 1), s.spectrum.lambda[i], s.moments.lambda_hat[i],
+        table.add({s.name, i + 1, s.spectrum.lambda[i], s.moments.lambda_hat[i],
                    s.moments.kappa[i], lam, phi,
                    theory::transient_mean(phi, theory::beta_tilde(kBeta, eta, lam), kSteps), m_ratio,
                    std::sqrt(var)});
@@ -142,7 +142,7 @@ static void t01_fixed_point(ExperimentContext& ctx) {
         const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, shown[d]));
         for (int t = 1; t <= kSteps; ++t) {
           const std::size_t o = base + d * kSteps + (t - 1);
-          trans.add({s.name, dir_name(shown[d]), static_cast<long long>(t), std::pow(bt, t),
+          trans.add({s.name, dir_name(shown[d]), t, std::pow(bt, t),
                      1.0 - mean[o], se[o]});
         }
       }

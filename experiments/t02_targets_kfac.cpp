@@ -73,8 +73,8 @@ void kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, const 
     for (std::size_t e = 0; e < block; ++e) {
       const double z = std::abs(mean[cp * block + e] - pred(e)) / se[cp * block + e];
       if (z > worst_z) worst_z = z, worst = e;
-      table.add({static_cast<long long>(t), static_cast<long long>(e % kM),
-                 static_cast<long long>(e / kM), pred(e), mean[cp * block + e], se[cp * block + e]});
+      table.add({t, e % kM,
+                 e / kM, pred(e), mean[cp * block + e], se[cp * block + e]});
     }
     ctx.checks.mc_family(
         fmt::format("kfac/t={}/E[M_t] = G Sigma^-1 (I - (I - eta Sigma)^t), worst of {} entries", t,

@@ -154,7 +154,7 @@ static void t03_transport(ExperimentContext& ctx) {
         for (int i : shown_directions(n)) {
           const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, i));
           for (int lag = 1; lag <= kLags; ++lag)
-            lags.add({s.name, dir_name(i), static_cast<long long>(lag), std::pow(bt, lag),
+            lags.add({s.name, dir_name(i), lag, std::pow(bt, lag),
                       mean[L.diag(lag, i)], se[L.diag(lag, i)]});
         }
     }

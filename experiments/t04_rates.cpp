@@ -99,7 +99,7 @@ static void t04_rates(ExperimentContext& ctx) {
             sens([&](const Mat2& M) { return state(M)[1]; });
           }
           if (s.name == "spiked" && i == 0)
-            traj.add({s.name, to_string(arm.rule), dir_name(i), static_cast<long long>(t), st[0],
+            traj.add({s.name, to_string(arm.rule), dir_name(i), t, st[0],
                       mean[at(n, t, i, 0)], se[at(n, t, i, 0)]});
         }
         // Fitted rate against ρ(A_i), jackknife over trial groups.
@@ -138,8 +138,8 @@ static void t04_rates(ExperimentContext& ctx) {
         const double c = arm.rule == BufferKind::ema ? (1 - kBeta) * s.spectrum.lambda[i] : A(1, 0);
         const auto band = theory::underdamped_band(arm.det(s, i));
         const bool under = band && arm.alpha * c > band->first && arm.alpha * c < band->second;
-        rates[s.name].add({to_string(arm.rule), dir_name(i), static_cast<long long>(i + 1), arm.rule == BufferKind::ak_normalized ? s.moments.lambda_hat[i] : s.spectrum.lambda[i],
-                   rho, std::sqrt(arm.det(s, i)), fit, fse, static_cast<long long>(under)});
+        rates[s.name].add({to_string(arm.rule), dir_name(i), i + 1, arm.rule == BufferKind::ak_normalized ? s.moments.lambda_hat[i] : s.spectrum.lambda[i],
+                   rho, std::sqrt(arm.det(s, i)), fit, fse, under});
         // [thm:strengthened-rate] underdamped AK: ρ^Δ = √β̃_i < √β ≤ ρ^EMA.
         if (arm.rule != BufferKind::ema && under) {
           // ρ = √det in the band is the algebra of a 2×2 with complex eigenvalues, true of the

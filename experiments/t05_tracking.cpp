@@ -147,7 +147,7 @@ static void t05_tracking(ExperimentContext& ctx) {
         for (int k = 0; k <= kPost; ++k) {
           const double pred = std::pow(p.rate(r, i), k) * p.y0(r, i);
           const std::size_t o = obs(n, r, k, i);
-          traj.add({S.name, rule_name(r), dname[i], curve, static_cast<long long>(k), pred, mean[o],
+          traj.add({S.name, rule_name(r), dname[i], curve, k, pred, mean[o],
                     se[o], std::abs(pred), std::abs(mean[o])});
         }
         for (std::size_t l = 0; l < kLags.size(); ++l) {
@@ -175,13 +175,14 @@ static void t05_tracking(ExperimentContext& ctx) {
       for (int i = 0; i < n; ++i) {
         const double se_scale = p.scale(r, i) / sqrt_r;
         const double snr = std::abs(p.y0(r, i)) / se_scale;
-        fit[r][i] = snr >= kMinSnr;
+        const bool fitted = snr >= kMinSnr;
+        fit[r][i] = fitted;
         const int L = window(p.rate(r, i));
         // Plotting position only: the four (rule, scenario) series share each eigenvalue, so
         // they are spread by a few percent on the log axis to keep their error bars apart.
         const double jitter = std::pow(1.04, (r == kEma ? 0.5 : -1.5) + static_cast<double>(sc));
         const MeanEstimate est = jack([&](const Vec& v) { return ar1(v, n, r, i, L); });
-        if (fit[r][i]) {
+        if (fitted) {
           ctx.checks.mc(fmt::format("rate/{}/{}/{}", S.name, rule_name(r), dname[i]), p.rate(r, i),
                         est);
           if (r == kEma)
@@ -197,9 +198,9 @@ static void t05_tracking(ExperimentContext& ctx) {
         }
         rates.add(
             {S.name, rule_name(r), dname[i],
-             fit[r][i] ? fmt::format("{}/{}", rule_name(r), S.name) : std::string("not-fitted"),
+             fitted ? fmt::format("{}/{}", rule_name(r), S.name) : std::string("not-fitted"),
              md.post.spectrum.lambda[i], md.post.moments.lambda_hat[i], p.y0(r, i), se_scale, snr,
-             se[obs(n, r, 0, i)], static_cast<long long>(L), static_cast<long long>(fit[r][i]),
+             se[obs(n, r, 0, i)], L, fitted,
              p.rate(r, i), est.mean, est.se, jitter * md.post.spectrum.lambda[i],
              jitter * md.post.moments.lambda_hat[i]});
       }

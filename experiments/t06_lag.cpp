@@ -144,7 +144,7 @@ static void t06_lag(ExperimentContext& ctx) {
             const double p = theory::drift_mean_error(B.b[i], B.delta[i], 0.0, t);
             const std::size_t o = L.traj(b, d, j);
             build.add({s.name, drift_name(B.drift), rule_name(B.rule), dir_name(i),
-                       fmt::format("{}/{}", tag, dir_name(i)), static_cast<long long>(t), -p / B.delta[i],
+                       fmt::format("{}/{}", tag, dir_name(i)), t, -p / B.delta[i],
                        -mean[o] / B.delta[i], se[o] / B.delta[i]});
           }
         }

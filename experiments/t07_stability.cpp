@@ -154,7 +154,7 @@ static void t07_stability(ExperimentContext& ctx) {
             if (!raw) e.se = e_exact[i], e.se_exact = true;
             est.push_back(e);
             contr.add({fmt::format("{}|{}|{}|lag={}", ln, arm.name(), dir_name(i), k), ln, arm.name(), dir_name(i),
-                       lam_key[i], s, static_cast<long long>(k), p[i], pse[i], e.mean, e.se, se[L.diag(l, i)]});
+                       lam_key[i], s, k, p[i], pse[i], e.mean, e.se, se[L.diag(l, i)]});
           }
           // Raw: lag 1 at every scale (the one-step mean factor), longer lags only where the
           // mean contracts; never for an infinite-fourth-moment law (see the header).

@@ -88,7 +88,7 @@ void width_table(ExperimentContext& ctx, long long R) {
     const double m = sum / R, se = std::sqrt((sq / R - m * m) / (R - 1));
     ctx.checks.mc(fmt::format("width/n={}/E‖xxᵀ‖_op = E‖x‖² = tr Σ", n), n, m, se);
     ctx.checks.design();  // a generator moment: the table's premise, not the claim
-    t.add({static_cast<long long>(n), m, se, static_cast<double>(n), 1.0 + kBeta, (1.0 + kBeta) / n});
+    t.add({n, m, se, static_cast<double>(n), 1.0 + kBeta, (1.0 + kBeta) / n});
   }
   ctx.out.write_csv("data_width.csv", t);
 }

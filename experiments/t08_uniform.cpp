@@ -165,7 +165,7 @@ static void t08_uniform(ExperimentContext& ctx) {
       ctx.checks.against(kBeta, "EMA");
       sensitivity(ctx.checks, [&](double e, double b, double m) { return theory::beta_tilde(b, e, m * lh[i]); },
                   kEta, kBeta);
-      dirs.add({sc.name, static_cast<long long>(n), dir_name(i), s.spectrum.lambda[i], lh[i], bt, mean[o],
+      dirs.add({sc.name, n, dir_name(i), s.spectrum.lambda[i], lh[i], bt, mean[o],
                 se[o]});
     }
     for (int k : kFamilyLags) {
@@ -195,7 +195,7 @@ static void t08_uniform(ExperimentContext& ctx) {
     if (!sc.isotropic)
       resolved.push_back({fmt::format("resolved/{}: measured Σλ̂β̃ + z·se < β − η/n", sc.name),
                           kBeta - kEta / n, mean[w], se[w], kEta * (fro - 1.0 / n)});
-    wmean.add({sc.name, static_cast<long long>(n), static_cast<long long>(sc.isotropic), fro, 1.0 / n, pred,
+    wmean.add({sc.name, n, sc.isotropic, fro, 1.0 / n, pred,
                kBeta - kEta / n, mean[w], se[w], kEta * (fro - 1.0 / n)});
   }
 

@@ -136,15 +136,15 @@ void ShapeRun::gains_and_improvement(Tables& tables) {
       const auto [gv, gse] = jackknife(res.groups, [&](const Vec& m) { return gain(m, G, rule, j); });
       const double bt = rule == 0 ? theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]) : kBeta;
       const double phi = rule == 0 ? theory::phi(mu, lam[dirs[j].k]) : 1.0;
-      tables.gains.add({name, rule == 0 ? "AK" : "EMA", dirs[j].label, static_cast<long long>(dirs[j].k + 1),
+      tables.gains.add({name, rule == 0 ? "AK" : "EMA", dirs[j].label, dirs[j].k + 1,
                  lam[dirs[j].k], participation(j), phi, phi * window_factor(bt), gv, gse});
     }
   }
-  tables.cond.add({name, static_cast<long long>(sh.p), static_cast<long long>(sh.n_s), static_cast<long long>(rank), lam[0],
+  tables.cond.add({name, sh.p, sh.n_s, rank, lam[0],
             lam[rank - 1], mu, cond_span, cond_all, ceiling, impr, impr_se});
 
   for (int k = 0; k < rank; ++k)
-    tables.spectrum.add({name, static_cast<long long>(sh.p), static_cast<long long>(sh.n_s), static_cast<long long>(k + 1),
+    tables.spectrum.add({name, sh.p, sh.n_s, k + 1,
                   (k + 0.5) / rank, lam[k], 1.0 / (mu + lam[k]), (mu + lam[0]) / (mu + lam[k])});
 
 }
@@ -163,8 +163,8 @@ void ShapeRun::transient_figure() {
         for (int r = 0; r < kM; ++r) var += std::pow(w[r] * se[obs(g, rule, j, r)], 2);
         const double bt = rule == 0 ? theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]) : kBeta;
         const std::string rl = rule == 0 ? "AK" : "EMA";
-        trans.add({rl, dirs[j].label, rl + "-" + dirs[j].label, static_cast<long long>(dirs[j].k + 1),
-                   lam[dirs[j].k], static_cast<long long>(grid[g]), 1.0 - std::pow(bt, grid[g]),
+        trans.add({rl, dirs[j].label, rl + "-" + dirs[j].label, dirs[j].k + 1,
+                   lam[dirs[j].k], grid[g], 1.0 - std::pow(bt, grid[g]),
                    gain(mean, g, rule, j) / target, std::sqrt(var) / w.squaredNorm() / target});
       }
     }

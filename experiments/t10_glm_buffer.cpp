@@ -83,7 +83,7 @@ void buffer_alone(ExperimentContext& ctx, const Setting& s, const Vec& lh, Mat& 
       ctx.checks.against(predict_at(kEta, kBeta, 0.0, i, t).first, "EMA");
       sensitivity(ctx.checks, [&](double e, double b, double m) { return predict_at(e, b, m * lh[i], i, t).first; },
                   kEta, kBeta);
-      fp.add({static_cast<long long>(t), dir_name(i), static_cast<long long>(i + 1), lh[i],
+      fp.add({t, dir_name(i), i + 1, lh[i],
               theory::beta_tilde(kBeta, kEta, lh[i]), p, sp, mean[o], se[o]});
     }
   }
@@ -96,7 +96,7 @@ void buffer_alone(ExperimentContext& ctx, const Setting& s, const Vec& lh, Mat& 
     const double target = theory::phi(mu, lh[i]) * m1.g_hat[i];
     for (int t = 1; t <= T; ++t) {
       const std::size_t o = n_cp * n + d * T + (t - 1);
-      traj.add({dir_name(i), static_cast<long long>(t), predict(i, t).first / target,
+      traj.add({dir_name(i), t, predict(i, t).first / target,
                 mean[o] / target, se[o] / std::abs(target)});
     }
   }

@@ -69,7 +69,7 @@ void generic_w_star(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, con
   CsvTable h{{"i", "j", "abs_corr"}, {}};
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
-      h.add({static_cast<long long>(i + 1), static_cast<long long>(j + 1),
+      h.add({i + 1, j + 1,
              std::abs(k_gen(i, j)) / std::sqrt(k_gen(i, i) * k_gen(j, j))});
   ctx.out.write_csv("data_k_generic.csv", h);
   Figure f;

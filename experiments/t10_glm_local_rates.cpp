@@ -193,15 +193,15 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
                                         "its bias is reported (data_linearization_bias.csv, findings)",
                                         arm.gamma0));
       }
-      rates.add({arm.name, dir_name(i), static_cast<long long>(i + 1), lh[i], bt, k[i], k_se[i], alpha,
-                 rho, sp, std::sqrt(bt), static_cast<long long>(under), fit, fse, 1 - rho, 1 - fit});
+      rates.add({arm.name, dir_name(i), i + 1, lh[i], bt, k[i], k_se[i], alpha,
+                 rho, sp, std::sqrt(bt), under, fit, fse, 1 - rho, 1 - fit});
       if (!arm.soft && i < 4)
         bias.add({arm.name, arm.gamma0, dir_name(i), (1 - fit) / (1 - rho) - 1, fse / (1 - rho), spread, q,
-                  static_cast<long long>(under)});
+                  under});
     }
     for (int j = 0; j < L.n_traj(); ++j) {
       const std::size_t o = L.traj(L.n_shown, j);
-      msq.add({arm.name, arm.gamma0, static_cast<long long>(j * stride), mean[o], se[o]});
+      msq.add({arm.name, arm.gamma0, j * stride, mean[o], se[o]});
     }
     for (std::size_t d = 0; d < shown.size() && arm.name == "soft"; ++d) {
       const int i = shown[d];
@@ -209,7 +209,7 @@ void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohma
       Vec2 st(1.0, 0.0);
       for (int j = 0; j < L.n_traj(); ++j) {
         const std::size_t o = L.traj(static_cast<int>(d), j);
-        traj.add({arm.name, dir_name(i), static_cast<long long>(j * stride), st[0], mean[o], se[o]});
+        traj.add({arm.name, dir_name(i), j * stride, st[0], mean[o], se[o]});
         for (int r = 0; r < stride; ++r) st = A * st;
       }
     }

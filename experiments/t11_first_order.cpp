@@ -93,7 +93,7 @@ static void t11_first_order(ExperimentContext& ctx) {
       curve.add({name, a, std::abs(r), std::abs(w.t3) * a * a * a / 6,
                  lg::taylor_residual_rounding(data, theta, M, a), std::abs(naive),
                  lg::naive_difference_rounding(data, theta, M, a),
-                 static_cast<long long>(a >= w.alpha_min && a <= w.alpha_max)});
+                 a >= w.alpha_min && a <= w.alpha_max});
     }
     if (name == "G" && !g_fitted) continue;
     if (std::log10(w.alpha_max / w.alpha_min) < kMinDecades)
@@ -183,8 +183,8 @@ static void t11_first_order(ExperimentContext& ctx) {
       worst_taylor = std::max(worst_taylor, std::abs((dec - dec_star) - t2) / bound);
     }
     dist.add({near ? "near-aligned" : "gaussian", tau, mg / g2, 1 - mg / g2, dec / dec_star,
-              std::abs(dec_star - dec) / (alpha * g2), static_cast<long long>(dec > dec_star),
-              static_cast<long long>(safe)});
+              std::abs(dec_star - dec) / (alpha * g2), dec > dec_star,
+              safe});
   }
   ctx.checks.at_most("first-order/Cauchy-Schwarz: max cos(M, G) over Gaussian M <= 1", 1.0, max_cos_gauss);
   ctx.checks.at_most("first-order/Cauchy-Schwarz: max cos(M, G) over near-aligned M <= 1", 1.0, max_cos_near);

@@ -50,9 +50,9 @@ static void t12_estimator(ExperimentContext& ctx) {
     const Row row = check_instance(in, k, mg, rng, draws);
     const Vec gproj = (in.G * in.s.U).colwise().squaredNorm().transpose();
     for (int i = 0; i < in.n; ++i)
-      family.add({static_cast<long long>(k), static_cast<long long>(i + 1), in.s.lambda[i], gproj[i]});
-    table.add({static_cast<long long>(k), static_cast<long long>(in.n), static_cast<long long>(in.m),
-               static_cast<long long>(in.s.rank()), in.decades, in.beta, in.eta, in.mu(), row.cond_range,
+      family.add({k, i + 1, in.s.lambda[i], gproj[i]});
+    table.add({k, in.n, in.m,
+               in.s.rank(), in.decades, in.beta, in.eta, in.mu(), row.cond_range,
                row.kappa_ridge, row.cos_star, row.kant_floor, row.inner_ratio,
                std::string(in.zeros > 0 ? "rank-deficient" : "full-rank")});
   }

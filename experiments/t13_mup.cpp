@@ -121,7 +121,7 @@ static void t13_mup(ExperimentContext& ctx) {
       const double p = predicted_ms(n, eta_of(sch, n));
       const double m = resA.total.mean()[sch * nw + w], s = resA.total.stderr_mean()[sch * nw + w];
       ctx.checks.mc(fmt::format("buffer/{}/n={}/per-coordinate mean square", sch_name[sch], n), p, m, s);
-      bt.add({std::string(sch_name[sch]), static_cast<long long>(n), eta_of(sch, n), std::sqrt(p), std::sqrt(m),
+      bt.add({std::string(sch_name[sch]), n, eta_of(sch, n), std::sqrt(p), std::sqrt(m),
               s / (2 * std::sqrt(m)), p, m, s});
       // log RMS = ½ log(mean square); se(log RMS) = se/(2·ms).
       lx.push_back(std::log(n)), ly.push_back(0.5 * std::log(m)), lse.push_back(s / (2 * m)), lp.push_back(0.5 * std::log(p));
@@ -164,7 +164,7 @@ static void t13_mup(ExperimentContext& ctx) {
       (lyap(mid) < 0 ? lo : hi) = mid;
     }
     const double ec = (1 + kBeta) / n;
-    rt.add({static_cast<long long>(n), ec, em, lo, 1.0, gm, gse});
+    rt.add({n, ec, em, lo, 1.0, gm, gse});
     lx.push_back(std::log(n)), lc.push_back(std::log(ec)), lm.push_back(std::log(em)), la.push_back(std::log(lo));
   }
   ctx.out.write_csv("data_raw_key.csv", rt);

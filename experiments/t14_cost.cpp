@@ -152,7 +152,7 @@ static void t14_cost(ExperimentContext& ctx) {
     Mat Mg = M, Mt = M;
     const double tg = min_time(reps, [&] { rules::deployed(Mg, D, Xh, 0.9, 0.4, rules::Order::gram); });
     const double tn = min_time(reps, [&] { rules::deployed(Mt, D, Xh, 0.9, 0.4, rules::Order::through_n); });
-    tt.add({r, static_cast<long long>(n), static_cast<long long>(m), static_cast<long long>(N), tg, tn, tg / tn,
+    tt.add({r, n, m, N, tg, tn, tg / tn,
             std::string(rules::dispatch(n, m) == rules::Order::gram ? "gram" : "through-N")});
     xs.push_back(r);
     ratios.push_back(tg / tn);

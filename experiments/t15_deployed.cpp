@@ -63,7 +63,7 @@ void check_orders(ExperimentContext& ctx, CsvTable& orders) {
     const double dg = rel_diff(Mt, Mg), df = rel_diff(Mt, Mf);
     worst_gram = std::max(worst_gram, dg);
     worst_factored = std::max(worst_factored, df);
-    orders.add({ratio, static_cast<long long>(n), static_cast<long long>(m), dg, df,
+    orders.add({ratio, n, m, dg, df,
                 std::string(rules::dispatch(n, m) == rules::Order::gram ? "gram" : "through-N")});
   }
   ctx.checks.exact("orders/Gram = through-N (max rel diff, n/m ∈ [0.25, 8])", 0.0, worst_gram, 0.0, 1e-12);
@@ -130,7 +130,7 @@ static void t15_deployed(ExperimentContext& ctx) {
     int we = 0;
     for (int e = 0; e < ne; ++e) {
       const double p = Mmean(e % kM, e / kM), m = mean[b * (ne + 1) + e], s = se[b * (ne + 1) + e];
-      fp.add({static_cast<long long>(kBatch[b]), static_cast<long long>(e % kM), static_cast<long long>(e / kM), p, m, s});
+      fp.add({kBatch[b], e % kM, e / kM, p, m, s});
       if (std::abs(m - p) / s > worst) worst = std::abs(m - p) / s, pw = p, mw = m, sw = s, we = e;
     }
     ctx.checks.mc_family(fmt::format("fixed-point/N={}/E[M_T] = M*(I − (βI−ηΣ̂)^T) entries (worst of {})", kBatch[b], ne),
@@ -148,7 +148,7 @@ static void t15_deployed(ExperimentContext& ctx) {
                 },
                 kEta, kBeta);
     const double v = mean[b * (ne + 1) + ne], vs = se[b * (ne + 1) + ne];
-    var.add({static_cast<long long>(kBatch[b]), v, vs, kBatch[b] * v, kBatch[b] * vs,
+    var.add({kBatch[b], v, vs, kBatch[b] * v, kBatch[b] * vs,
              std::string(kBatch[b] >= kFitMin ? "yes" : "no")});
     if (kBatch[b] >= kFitMin) lx.push_back(std::log(kBatch[b])), ly.push_back(std::log(v)), lse.push_back(vs / v);
   }

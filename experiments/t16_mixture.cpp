@@ -158,7 +158,7 @@ static void t16_mixture(ExperimentContext& ctx) {
     for (int j = 0; j < n; ++j) {
       const double m = mean[L.diag(1, j)], e = se[L.diag(1, j)];
       const double r = m > 0 ? std::pow(m, 1.0 / lag) : std::nan("");
-      rates.add({k, static_cast<long long>(j + 1), v->ev[j], v->beta_tilde(j), r, r * e / (lag * m)});
+      rates.add({k, j + 1, v->ev[j], v->beta_tilde(j), r, r * e / (lag * m)});
     }
     // Each component's top spike b_c: E[b_cᵀP_kb_c] = b_cᵀ(βI − ηS)^k b_c.
     const double top = v->ev[0];
@@ -180,7 +180,7 @@ static void t16_mixture(ExperimentContext& ctx) {
                     },
                     v->eta, kBeta);
         if (l == 0)  // one-step contraction share relative to the strongest direction: b_cᵀSb_c / λ_top(S)
-          comps.add({k, static_cast<long long>(c + 1), c + (v->key == Key::raw ? 0.1 : -0.1), sc[static_cast<std::size_t>(c)],
+          comps.add({k, c + 1, c + (v->key == Key::raw ? 0.1 : -0.1), sc[static_cast<std::size_t>(c)],
                      law.law().bases[static_cast<std::size_t>(c)], B1.col(c).dot(v->S * B1.col(c)) / top,
                      (kBeta - m) / (v->eta * top), e / (v->eta * top), p, m, e});
       }
@@ -224,7 +224,7 @@ static void t16_mixture(ExperimentContext& ctx) {
         shown.push_back(best);
         for (int t = 1; t <= kSteps; ++t) {
           const std::size_t o = static_cast<std::size_t>(t - 1) * n + best;
-          gap.add({fmt::format("v{}", best + 1), static_cast<long long>(t), std::pow(v->beta_tilde(best), t),
+          gap.add({fmt::format("v{}", best + 1), t, std::pow(v->beta_tilde(best), t),
                    (Mv[best] - tm[o]) / Mv[best], ts[o] / std::abs(Mv[best])});
         }
       }
@@ -236,7 +236,7 @@ static void t16_mixture(ExperimentContext& ctx) {
   CsvTable mom{{"component", "weight", "scale", "basis", "raw_trace_share"}, {}};
   for (int c = 0; c < C; ++c) {
     const auto u = static_cast<std::size_t>(c);
-    mom.add({static_cast<long long>(c + 1), w[u], sc[u], law.law().bases[u], w[u] * sc[u] * sc[u] / energy});
+    mom.add({c + 1, w[u], sc[u], law.law().bases[u], w[u] * sc[u] * sc[u] / energy});
   }
   ctx.out.write_csv("data_mixture.csv", mom);
   figures(ctx, law, shown);

@@ -79,13 +79,13 @@ static void t17_adam(ExperimentContext& ctx) {
         w_dep.add(dep_iss, res.total.estimate(static_cast<Eigen::Index>(o2)), dep_fact);
         worst_dep_rel = std::max(worst_dep_rel, (dep_iss - dep_fact) / dep_fact);
         if (t == kSteps) worst_dep_fact_z = std::max(worst_dep_fact_z, std::abs(mean[o2] - dep_fact) / se[o2]);
-        vt.add({fmt::format("indep-Sigma/t={}", t), std::string("indep-Sigma"), static_cast<long long>(t), static_cast<long long>(i),
-                static_cast<long long>(j), fact, fact, mean[o0], se[o0]});
-        vt.add({fmt::format("indep-Sigma-rotated/t={}", t), std::string("indep-Sigma-rotated"), static_cast<long long>(t), static_cast<long long>(i),
-                static_cast<long long>(j), fact, fact, mean[o0] + mean[o1],
+        vt.add({fmt::format("indep-Sigma/t={}", t), std::string("indep-Sigma"), t, i,
+                j, fact, fact, mean[o0], se[o0]});
+        vt.add({fmt::format("indep-Sigma-rotated/t={}", t), std::string("indep-Sigma-rotated"), t, i,
+                j, fact, fact, mean[o0] + mean[o1],
                 std::sqrt(se[o0] * se[o0] + se[o1] * se[o1])});
-        vt.add({fmt::format("dependent/t={}", t), std::string("dependent"), static_cast<long long>(t), static_cast<long long>(i),
-                static_cast<long long>(j), dep_fact, dep_iss, mean[o2], se[o2]});
+        vt.add({fmt::format("dependent/t={}", t), std::string("dependent"), t, i,
+                j, dep_fact, dep_iss, mean[o2], se[o2]});
       }
     const long long fam = Layout::kEntries;
     ctx.checks.mc_family(fmt::format("v/independent Σ/t={}/E[v̂_ij] = E[δ_i²]Σ_jj (worst of {})", t, fam),
@@ -112,7 +112,7 @@ static void t17_adam(ExperimentContext& ctx) {
       const double pred = md.contraction(w, RU, lag);
       const std::size_t o = Layout::rot(q, lag);
       ct.add({fmt::format("rot/{}/{}", probe_short[kind], dir_name(i)), std::string("Sigma-rotated"),
-              std::string(probe_short[kind]), dir_name(i), static_cast<long long>(lag), pred, mean[o], se[o],
+              std::string(probe_short[kind]), dir_name(i), lag, pred, mean[o], se[o],
               std::pow(kBeta, lag)});
     }
     for (int lag : kCheckLags) {
@@ -132,7 +132,7 @@ static void t17_adam(ExperimentContext& ctx) {
     for (int lag = 1; lag <= kLags; ++lag) {
       const std::size_t o = Layout::base(q, lag);
       ct.add({fmt::format("base/{}/{}", probe_short[kind], dir_name(i)), std::string("Sigma"),
-              std::string(probe_short[kind]), dir_name(i), static_cast<long long>(lag),
+              std::string(probe_short[kind]), dir_name(i), lag,
               md.contraction(w, md.U, lag), mean[o], se[o], std::pow(kBeta, lag)});
     }
     for (int lag : kCheckLags) {

@@ -92,8 +92,8 @@ void figures(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec
     const int e = j * kM + shown_row;
     const double pred = std::pow(kValueSd[static_cast<std::size_t>(shown_row)], 2) * diag[j];
     const std::size_t o0 = Layout::v(last, 0, e), o1 = Layout::v(last, 1, e);
-    vr.add({std::string("Σ"), static_cast<long long>(j + 1), j + 0.9, pred, mean[o0], se[o0]});
-    vr.add({std::string("Σ'"), static_cast<long long>(j + 1), j + 1.1, pred, mean[o0] + mean[o1],
+    vr.add({std::string("Σ"), j + 1, j + 0.9, pred, mean[o0], se[o0]});
+    vr.add({std::string("Σ'"), j + 1, j + 1.1, pred, mean[o0] + mean[o1],
             std::sqrt(se[o0] * se[o0] + se[o1] * se[o1])});
   }
   ctx.out.write_csv("data_v_row.csv", vr);

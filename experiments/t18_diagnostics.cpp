@@ -142,12 +142,12 @@ static void t18_diagnostics(ExperimentContext& ctx) {
         for (const auto& [k, x] : r.points)
           traj_sum[k][0] += x[0] / seeds, traj_sum[k][1] += x[1] / seeds, traj_sum[k][2] += x[2] / seeds;
         val[a].push_back(r.v);
-        per.add({t.name, arms[a], static_cast<long long>(s), r.v[0], r.v[1], r.v[2]});
+        per.add({t.name, arms[a], s, r.v[0], r.v[1], r.v[2]});
         if (r.hidden)
           cov.add({t.name, "hidden input (" + arms[a] + ", seed 0, end)", r.hidden->cond, r.hidden->erank, r.hidden->top1});
       }
       for (std::size_t k = 1; k < traj_sum.size(); ++k)
-        traj.add({t.name + "/" + arms[a], static_cast<long long>(10 * k), traj_sum[k][0], traj_sum[k][1], traj_sum[k][2]});
+        traj.add({t.name + "/" + arms[a], 10 * k, traj_sum[k][0], traj_sum[k][1], traj_sum[k][2]});
     }
     const char* dname[3] = {"cos(M,g)", "e_t", "cos(Mx̂,δ)"};
     for (int p = 0; p < 2; ++p)
@@ -160,8 +160,8 @@ static void t18_diagnostics(ExperimentContext& ctx) {
         }
         const auto [gm, gsd] = mean_sd(gap);
         const double pv = sign_test_p(hi, lo);
-        gaps.add({t.name, arms[2 * p + 1], static_cast<long long>(gi++), std::string(dname[d]), gm, gsd,
-                  static_cast<long long>(hi), static_cast<long long>(lo), pv});
+        gaps.add({t.name, arms[2 * p + 1], gi++, std::string(dname[d]), gm, gsd,
+                  hi, lo, pv});
         findings.push_back({{"task", t.name}, {"pair", arms[2 * p + 1] + " − " + arms[2 * p]}, {"diagnostic", dname[d]},
                             {"gap_mean", gm}, {"gap_sd", gsd}, {"ak_higher_seeds", hi}, {"ak_lower_seeds", lo},
                             {"sign_test_p", pv}});

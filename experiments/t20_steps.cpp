@@ -57,7 +57,7 @@ static void t20_steps(ExperimentContext& ctx) {
           std::vector<double> v;
           for (const auto& r : res[a]) v.push_back(k < r.eval_loss.size() ? r.eval_loss[k] : r.eval_loss.back());
           const auto [m, sd] = mean_sd(v);
-          curves.add({t.name + "/" + arms[a], static_cast<long long>(res[a][0].eval_steps[k]), m, sd});
+          curves.add({t.name + "/" + arms[a], res[a][0].eval_steps[k], m, sd});
         }
       }
       // Final losses of the seeds that did not diverge (a diverged seed is counted, and it
@@ -85,14 +85,14 @@ static void t20_steps(ExperimentContext& ctx) {
         red.push_back(double(st[0] - st[1]) / std::max(st[0], 1));
         faster += st[1] < st[0];
         slower += st[1] > st[0];
-        per_seed.add({t.name, pr.ak, static_cast<long long>(s), static_cast<long long>(st[0]), static_cast<long long>(st[1]),
-                      static_cast<long long>(cens[0]), static_cast<long long>(cens[1]), red.back()});
+        per_seed.add({t.name, pr.ak, s, st[0], st[1],
+                      cens[0], cens[1], red.back()});
       }
       const auto [rm, rsd] = mean_sd(red);
       const double p = sign_test_p(faster, slower);
       const std::string verdict = p * n_tests <= p_crit ? (faster > slower ? "AK faster" : "AK slower") : "inconclusive";
-      summary_t.add({t.name, pr.ak, static_cast<long long>(row++), lr[0], lr[1], target, rm, rsd,
-                     static_cast<long long>(faster), static_cast<long long>(slower), p, verdict});
+      summary_t.add({t.name, pr.ak, row++, lr[0], lr[1], target, rm, rsd,
+                     faster, slower, p, verdict});
       findings.push_back({{"task", t.name}, {"pair", pr.ak + " vs " + pr.base}, {"lr_base", lr[0]}, {"lr_ak", lr[1]},
                           {"target_loss", target}, {"reduction_mean", rm}, {"reduction_sd", rsd},
                           {"final_loss_base", mean_sd(fin[0]).first}, {"final_loss_ak", mean_sd(fin[1]).first},

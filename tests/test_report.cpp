@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -88,6 +89,22 @@ TEST(CsvTable, AddRejectsWrongWidth) {
   EXPECT_THROW(t.add({1.0}), std::invalid_argument);
   EXPECT_THROW(t.add({1.0, 2.0, 3.0}), std::invalid_argument);
   EXPECT_EQ(t.rows.size(), 1u);
+}
+
+// Any integer type is a long long cell (bool as 0/1); one beyond long long's range is refused.
+TEST(CsvTable, CellsTakeAnyInteger) {
+  akm::CsvTable t;
+  t.header = {"int", "size_t", "short", "bool", "unsigned", "double", "text"};
+  t.add({-3, std::size_t{12}, static_cast<short>(7), true, 5u, 2.5, "x"});
+  EXPECT_EQ(std::get<long long>(t.rows[0][0]), -3);
+  EXPECT_EQ(std::get<long long>(t.rows[0][1]), 12);
+  EXPECT_EQ(std::get<long long>(t.rows[0][2]), 7);
+  EXPECT_EQ(std::get<long long>(t.rows[0][3]), 1);
+  EXPECT_EQ(std::get<long long>(t.rows[0][4]), 5);
+  EXPECT_EQ(std::get<double>(t.rows[0][5]), 2.5);
+  EXPECT_EQ(std::get<std::string>(t.rows[0][6]), "x");
+  EXPECT_EQ(akm::csv::csv_text(t), "int,size_t,short,bool,unsigned,double,text\n-3,12,7,1,5,2.5,x\n");
+  EXPECT_THROW(akm::CsvTable::Cell(std::numeric_limits<unsigned long long>::max()), std::out_of_range);
 }
 
 TEST_F(ReportTest, CsvRoundTripsFullPrecision) {

@@ -55,8 +55,8 @@ CsvTable to_table(const Map& map, const std::vector<MeasurePoint>* measured) {
     if (measured) {
       const MeasurePoint& m = (*measured)[k];
       for (double v : {m.predicted_rate, m.measured_rate, m.rate_se, m.rate_z}) row.emplace_back(finite_or_nan(v));
-      row.emplace_back(static_cast<long long>(m.lag));
-      row.emplace_back(static_cast<long long>(m.direction + 1));
+      row.emplace_back(m.lag);
+      row.emplace_back(m.direction + 1);
       for (double v : {m.diverged_fraction, m.growth, m.growth_se}) row.emplace_back(finite_or_nan(v));
     }
     t.add(std::move(row));
