@@ -158,10 +158,14 @@ static void e01_mean_square(ExperimentContext& ctx) {
   ctx.params["measured"] = findings;  // the numbers behind ctx.findings (structured)
 }
 
-const Registrar registration{
-    "E1", "mean-square", "Mean-square stability: second-moment map s' = S s, phase maps",
-    "lem:transport thm:unconditional-stability rem:underdamped-typicality lem:loss-free-det",
-    "E[(v u_i)²] evolves by S = diag((β−ηλ_i)²+η²λ_i²)+η²λλᵀ (raw), β²I−2βη diag(λ̂)+η²Q "
-    "(normalized); ms-stable iff ρ(S) < 1", e01_mean_square};
+const Registrar registration{{
+    .id = "E1",
+    .slug = "mean-square",
+    .title = "Mean-square stability: second-moment map s' = S s, phase maps",
+    .labels = "lem:transport thm:unconditional-stability rem:underdamped-typicality lem:loss-free-det",
+    .claim = "E[(v u_i)²] evolves by S = diag((β−ηλ_i)²+η²λ_i²)+η²λλᵀ (raw), β²I−2βη diag(λ̂)+η²Q "
+             "(normalized); ms-stable iff ρ(S) < 1",
+    .body = e01_mean_square,
+}};
 
 }  // namespace akm::exp

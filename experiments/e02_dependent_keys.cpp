@@ -161,9 +161,13 @@ static void e02_dependent_keys(ExperimentContext& ctx) {
   ctx.params["measured"] = findings;  // the numbers behind ctx.findings (structured)
 }
 
-const Registrar registration{
-    "E2", "dependent-keys", "Dependent (AR(1)) keys: how far transport departs from β̃_i^k",
-    "lem:transport eq:transport-expansion",
-    "independent keys: E[u_iᵀP_k u_i] = β̃_i^k; AR(1) keys with correlation ρ: measured departure", e02_dependent_keys};
+const Registrar registration{{
+    .id = "E2",
+    .slug = "dependent-keys",
+    .title = "Dependent (AR(1)) keys: how far transport departs from β̃_i^k",
+    .labels = "lem:transport eq:transport-expansion",
+    .claim = "independent keys: E[u_iᵀP_k u_i] = β̃_i^k; AR(1) keys with correlation ρ: measured departure",
+    .body = e02_dependent_keys,
+}};
 
 }  // namespace akm::exp

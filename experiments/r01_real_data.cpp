@@ -195,11 +195,14 @@ static void r01_real_data(ExperimentContext& ctx) {
   }
 }
 
-const Registrar registration{
-    "R1", "real-data", "The theory on real inputs: transport and coupling with keys drawn from data sets",
-    "lem:transport eq:transport-lemma eq:iter-matrices prop:bounded-sigma-hat app:high-dim",
-    "Keys drawn from the rows of a real data set: E[u_iᵀP_k u_i] = β̃_i^k with β̃_i = β − ηλ̂_i and "
-    "c_i = ηκ_i from the exact finite-sample Σ̂, K; how far the Gaussian closed forms are off is reported",
-    r01_real_data};
+const Registrar registration{{
+    .id = "R1",
+    .slug = "real-data",
+    .title = "The theory on real inputs: transport and coupling with keys drawn from data sets",
+    .labels = "lem:transport eq:transport-lemma eq:iter-matrices prop:bounded-sigma-hat app:high-dim",
+    .claim = "Keys drawn from the rows of a real data set: E[u_iᵀP_k u_i] = β̃_i^k with β̃_i = β − ηλ̂_i and "
+             "c_i = ηκ_i from the exact finite-sample Σ̂, K; how far the Gaussian closed forms are off is reported",
+    .body = r01_real_data,
+}};
 
 }  // namespace akm::exp

@@ -206,11 +206,14 @@ static void r02_image_mlp(ExperimentContext& ctx) {
   ctx.out.figure(fs);
 }
 
-const Registrar registration{
-    "R2", "image-mlp", "The paper's image-MLP protocol on real images: AK-SGD vs SGD-m on the digits (tuned, seeds)",
-    "app:cifar-10 tab:cifar sec:main-deltaSGD",
-    "AK-SGD with momentum against SGD with EMA momentum on a 3-hidden-layer MLP, each tuned on the paper's grids: "
-    "test accuracy and steps to target, paired over seeds, beside tab:cifar",
-    r02_image_mlp};
+const Registrar registration{{
+    .id = "R2",
+    .slug = "image-mlp",
+    .title = "The paper's image-MLP protocol on real images: AK-SGD vs SGD-m on the digits (tuned, seeds)",
+    .labels = "app:cifar-10 tab:cifar sec:main-deltaSGD",
+    .claim = "AK-SGD with momentum against SGD with EMA momentum on a 3-hidden-layer MLP, each tuned on the paper's grids: "
+             "test accuracy and steps to target, paired over seeds, beside tab:cifar",
+    .body = r02_image_mlp,
+}};
 
 }  // namespace akm::exp

@@ -185,10 +185,14 @@ static void t01_fixed_point(ExperimentContext& ctx) {
   }
 }
 
-const Registrar registration{
-    "T1", "fixed-point", "Fixed point of the AK buffer: M*u_i = φ_i Ḡu_i",
-    "thm:fixedpoint cor:fixedpoint-normalized eq:dm-eigen tab:targets",
-    "E[M_t]u_i = φ_i Ḡu_i (1 − β̃_i^t), φ_i = 1/(μ+λ_i), μ = (1−β)/η; normalized key: "
-    "Ĝ, λ̂_i", t01_fixed_point};
+const Registrar registration{{
+    .id = "T1",
+    .slug = "fixed-point",
+    .title = "Fixed point of the AK buffer: M*u_i = φ_i Ḡu_i",
+    .labels = "thm:fixedpoint cor:fixedpoint-normalized eq:dm-eigen tab:targets",
+    .claim = "E[M_t]u_i = φ_i Ḡu_i (1 − β̃_i^t), φ_i = 1/(μ+λ_i), μ = (1−β)/η; normalized key: "
+             "Ĝ, λ̂_i",
+    .body = t01_fixed_point,
+}};
 
 }  // namespace akm::exp

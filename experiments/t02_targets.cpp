@@ -31,14 +31,17 @@ static void t02_targets(ExperimentContext& ctx) {
   kfac(ctx, dense);
 }
 
-const Registrar registration{
-    "T2", "targets",
-    "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
-    "def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac tab:targets "
-    "par:fixed-point",
-    "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
-    "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
-    "φ_i/φ_j → 1 as μ → ∞", t02_targets};
+const Registrar registration{{
+    .id = "T2",
+    .slug = "targets",
+    .title = "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
+    .labels = "def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac tab:targets "
+              "par:fixed-point",
+    .claim = "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
+             "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
+             "φ_i/φ_j → 1 as μ → ∞",
+    .body = t02_targets,
+}};
 
 }  // namespace akm::exp
 

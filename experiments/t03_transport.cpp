@@ -195,9 +195,13 @@ static void t03_transport(ExperimentContext& ctx) {
   }
 }
 
-const Registrar registration{
-    "T3", "transport", "Anisotropic memory transport: E[P_{ℓ→t}]u_i = β̃_i^{t−ℓ}u_i",
-    "lem:transport eq:transport-expansion eq:horizon",
-    "E[u_iᵀP_k] = β̃_i^k u_iᵀ (other components 0), Σ_k β̃_i^k = τ_i = 1/(1−β̃_i)", t03_transport};
+const Registrar registration{{
+    .id = "T3",
+    .slug = "transport",
+    .title = "Anisotropic memory transport: E[P_{ℓ→t}]u_i = β̃_i^{t−ℓ}u_i",
+    .labels = "lem:transport eq:transport-expansion eq:horizon",
+    .claim = "E[u_iᵀP_k] = β̃_i^k u_iᵀ (other components 0), Σ_k β̃_i^k = τ_i = 1/(1−β̃_i)",
+    .body = t03_transport,
+}};
 
 }  // namespace akm::exp

@@ -200,9 +200,13 @@ static void t04_rates(ExperimentContext& ctx) {
   ctx.out.figure(g);
 }
 
-const Registrar registration{
-    "T4", "rates", "Per-direction rates: det A^Δ = β̃_i < β = det A^EMA",
-    "eq:iter-matrices thm:detred lem:det-bound thm:strengthened-rate rem:underdamped-typicality lem:loss-free-det",
-    "E[(e_t,μ_{t−1})] = A_i^t s_0; det A^Δ = β̃_i, det A^EMA = β; underdamped: ρ^Δ = √β̃_i < √β ≤ ρ^EMA", t04_rates};
+const Registrar registration{{
+    .id = "T4",
+    .slug = "rates",
+    .title = "Per-direction rates: det A^Δ = β̃_i < β = det A^EMA",
+    .labels = "eq:iter-matrices thm:detred lem:det-bound thm:strengthened-rate rem:underdamped-typicality lem:loss-free-det",
+    .claim = "E[(e_t,μ_{t−1})] = A_i^t s_0; det A^Δ = β̃_i, det A^EMA = β; underdamped: ρ^Δ = √β̃_i < √β ≤ ρ^EMA",
+    .body = t04_rates,
+}};
 
 }  // namespace akm::exp

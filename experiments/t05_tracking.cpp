@@ -252,11 +252,15 @@ static void t05_tracking(ExperimentContext& ctx) {
   figures(ctx, md, scenarios, shown_floor, ses, dname);
 }
 
-const Registrar registration{
-    "T5", "tracking", "Direction-selective tracking after a distribution shift",
-    "thm:tracking eq:tracking-ema eq:tracking-delta app:direction-selective-tracking "
-    "eq:horizon eq:ratio",
-    "E[T_{t,i}] = β̃_i E[T_{t−1,i}] (AK, β̃_i = β − ηλ_i or β − ηλ̂_i), β E[T_{t−1,i}] (EMA); "
-    "τ^EMA/τ^AK = 1 + ηλ_i/(1−β)", t05_tracking};
+const Registrar registration{{
+    .id = "T5",
+    .slug = "tracking",
+    .title = "Direction-selective tracking after a distribution shift",
+    .labels = "thm:tracking eq:tracking-ema eq:tracking-delta app:direction-selective-tracking "
+              "eq:horizon eq:ratio",
+    .claim = "E[T_{t,i}] = β̃_i E[T_{t−1,i}] (AK, β̃_i = β − ηλ_i or β − ηλ̂_i), β E[T_{t−1,i}] (EMA); "
+             "τ^EMA/τ^AK = 1 + ηλ_i/(1−β)",
+    .body = t05_tracking,
+}};
 
 }  // namespace akm::exp

@@ -254,11 +254,15 @@ static void t06_lag(ExperimentContext& ctx) {
   figures(ctx, settings);
 }
 
-const Registrar registration{
-    "T6", "lag", "Steady lag under a linearly drifting target",
-    "prop:nc1-main prop:nc1 cor:nc2",
-    "steady lag of E[T_{t,i}] = β̃_iΔ_i/(1−β̃_i) (AK) vs βΔ_i/(1−β) (EMA), tight for "
-    "linear drift; Δ_i = c0λ̂_i gives AK lag ≤ βc0/η on every direction, EMA's "
-    "βc0λ̂_i/(1−β)", t06_lag};
+const Registrar registration{{
+    .id = "T6",
+    .slug = "lag",
+    .title = "Steady lag under a linearly drifting target",
+    .labels = "prop:nc1-main prop:nc1 cor:nc2",
+    .claim = "steady lag of E[T_{t,i}] = β̃_iΔ_i/(1−β̃_i) (AK) vs βΔ_i/(1−β) (EMA), tight for "
+             "linear drift; Δ_i = c0λ̂_i gives AK lag ≤ βc0/η on every direction, EMA's "
+             "βc0λ̂_i/(1−β)",
+    .body = t06_lag,
+}};
 
 }  // namespace akm::exp

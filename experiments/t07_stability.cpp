@@ -203,11 +203,15 @@ static void t07_stability(ExperimentContext& ctx) {
   figures(ctx, contr, spec, s_mean, s_div);
 }
 
-const Registrar registration{
-    "T7", "stability", "Stability: tr Σ̂ = 1, λ̂ ∈ [0,1]; normalized contraction is input-scale free",
-    "prop:bounded-sigma-hat thm:unconditional-stability rem:mup-normalization",
-    "tr Σ̂ = 1, 0 ≤ λ̂_i ≤ 1 for any key law; normalized: E[u_iᵀP_ku_i] = (β−ηλ̂_i)^k at every "
-    "input scale, ‖βI−ηx̂x̂ᵀ‖ = max(β,|β−η|); raw: mean factor β−ηλ_is², diverges for "
-    "ηλ_max s² > 1+β", t07_stability};
+const Registrar registration{{
+    .id = "T7",
+    .slug = "stability",
+    .title = "Stability: tr Σ̂ = 1, λ̂ ∈ [0,1]; normalized contraction is input-scale free",
+    .labels = "prop:bounded-sigma-hat thm:unconditional-stability rem:mup-normalization",
+    .claim = "tr Σ̂ = 1, 0 ≤ λ̂_i ≤ 1 for any key law; normalized: E[u_iᵀP_ku_i] = (β−ηλ̂_i)^k at every "
+             "input scale, ‖βI−ηx̂x̂ᵀ‖ = max(β,|β−η|); raw: mean factor β−ηλ_is², diverges for "
+             "ηλ_max s² > 1+β",
+    .body = t07_stability,
+}};
 
 }  // namespace akm::exp

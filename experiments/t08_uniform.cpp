@@ -290,9 +290,13 @@ static void t08_uniform(ExperimentContext& ctx) {
   }
 }
 
-const Registrar registration{
-    "T8", "uniform", "Direction-uniform tracking bounds and the density-weighted mean rate",
-    "cor:uniform-tracking eq:uniform-tracking eq:weighted-mean",
-    "β−η ≤ β̃_i ≤ β; Σ_i λ̂_i β̃_i = β − η‖Σ̂‖_F² ≤ β − η/n, equality iff Σ̂ isotropic", t08_uniform};
+const Registrar registration{{
+    .id = "T8",
+    .slug = "uniform",
+    .title = "Direction-uniform tracking bounds and the density-weighted mean rate",
+    .labels = "cor:uniform-tracking eq:uniform-tracking eq:weighted-mean",
+    .claim = "β−η ≤ β̃_i ≤ β; Σ_i λ̂_i β̃_i = β − η‖Σ̂‖_F² ≤ β − η/n, equality iff Σ̂ isotropic",
+    .body = t08_uniform,
+}};
 
 }  // namespace akm::exp

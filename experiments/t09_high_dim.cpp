@@ -48,10 +48,14 @@ static void t09_high_dim(ExperimentContext& ctx) {
 }
 
 
-const Registrar registration{
-    "T9", "high-dim", "High-dimensional regime p > n_s: span confinement, well-posed fixed point, cond ceiling",
-    "app:high-dim eq:cond-ceiling cor:fixedpoint-normalized",
-    "M_t P_perp = 0; E[M_t] = M* + (M_0 - M*)(beta I - eta Sigma_hat)^t with M* = G_hat(mu I + "
-    "Sigma_hat)^{-1} for rank-deficient Sigma_hat; cond(mu I + Sigma_hat) <= 1 + eta/(1 - beta)", t09_high_dim};
+const Registrar registration{{
+    .id = "T9",
+    .slug = "high-dim",
+    .title = "High-dimensional regime p > n_s: span confinement, well-posed fixed point, cond ceiling",
+    .labels = "app:high-dim eq:cond-ceiling cor:fixedpoint-normalized",
+    .claim = "M_t P_perp = 0; E[M_t] = M* + (M_0 - M*)(beta I - eta Sigma_hat)^t with M* = G_hat(mu I + "
+             "Sigma_hat)^{-1} for rank-deficient Sigma_hat; cond(mu I + Sigma_hat) <= 1 + eta/(1 - beta)",
+    .body = t09_high_dim,
+}};
 
 }  // namespace akm::exp

@@ -71,10 +71,14 @@ static void t10_glm(ExperimentContext& ctx) {
   for (const auto& f : findings) ctx.findings.push_back(f.get<std::string>());
 }
 
-const Registrar registration{
-    "T10", "glm", "Logistic GLM: fixed point, tracking and local rates with Ĝ, Σ̂, K",
-    "app:glm lem:loss-free-det",
-    "E[M_t] = Ĝ(μI+Σ̂)^{-1}(I−(βI−ηΣ̂)^t), tracking at β̃_i; at w* on u_1 the local rate of "
-    "E[w_t − w*] along u_i is ρ(A_i), c_i = ηk_i, det A_i = β̃_i", t10_glm};
+const Registrar registration{{
+    .id = "T10",
+    .slug = "glm",
+    .title = "Logistic GLM: fixed point, tracking and local rates with Ĝ, Σ̂, K",
+    .labels = "app:glm lem:loss-free-det",
+    .claim = "E[M_t] = Ĝ(μI+Σ̂)^{-1}(I−(βI−ηΣ̂)^t), tracking at β̃_i; at w* on u_1 the local rate of "
+             "E[w_t − w*] along u_i is ρ(A_i), c_i = ηk_i, det A_i = β̃_i",
+    .body = t10_glm,
+}};
 
 }  // namespace akm::exp

@@ -268,10 +268,14 @@ static void t11_first_order(ExperimentContext& ctx) {
   for (const auto& f : findings) ctx.findings.push_back(f.get<std::string>());
 }
 
-const Registrar registration{
-    "T11", "first-order", "First-order optimality of M ∝ Ḡ and the Taylor residual (logistic loss)",
-    "prop:first-order-optimal eq:taylor",
-    "L(θ−αM) = L − α⟨M,Ḡ⟩ + α²/2 MᵀHM + O(α³) (residual slope 3 in log-log); at fixed ‖M‖_F no M "
-    "beats M ∝ Ḡ in first-order decrease", t11_first_order};
+const Registrar registration{{
+    .id = "T11",
+    .slug = "first-order",
+    .title = "First-order optimality of M ∝ Ḡ and the Taylor residual (logistic loss)",
+    .labels = "prop:first-order-optimal eq:taylor",
+    .claim = "L(θ−αM) = L − α⟨M,Ḡ⟩ + α²/2 MᵀHM + O(α³) (residual slope 3 in log-log); at fixed ‖M‖_F no M "
+             "beats M ∝ Ḡ in first-order decrease",
+    .body = t11_first_order,
+}};
 
 }  // namespace akm::exp

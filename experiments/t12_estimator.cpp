@@ -133,10 +133,14 @@ static void t12_estimator(ExperimentContext& ctx) {
   ctx.out.figure(fm);
 }
 
-const Registrar registration{
-    "T12", "estimator", "Estimator and preconditioner as one object",
-    "app:estimator-and-preconditioner def:wms def:fms cor:fixedpoint-normalized",
-    "((1−β)I+ηΣ̂)^{-1} ≻ 0 and ⟨Ĝ(μI+Σ̂)^{-1}, Ĝ⟩ > 0 for every PSD Σ̂; J_w and J_f maximize "
-    "⟨M,Ĝ⟩ at fixed ‖M‖_F resp. E‖Mx̂‖² (maximizers ∝ Ĝ, ∝ ĜΣ̂^{-1}); μ interpolates", t12_estimator};
+const Registrar registration{{
+    .id = "T12",
+    .slug = "estimator",
+    .title = "Estimator and preconditioner as one object",
+    .labels = "app:estimator-and-preconditioner def:wms def:fms cor:fixedpoint-normalized",
+    .claim = "((1−β)I+ηΣ̂)^{-1} ≻ 0 and ⟨Ĝ(μI+Σ̂)^{-1}, Ĝ⟩ > 0 for every PSD Σ̂; J_w and J_f maximize "
+             "⟨M,Ĝ⟩ at fixed ‖M‖_F resp. E‖Mx̂‖² (maximizers ∝ Ĝ, ∝ ĜΣ̂^{-1}); μ interpolates",
+    .body = t12_estimator,
+}};
 
 }  // namespace akm::exp

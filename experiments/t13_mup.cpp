@@ -271,9 +271,13 @@ static void t13_mup(ExperimentContext& ctx) {
 
 }
 
-const Registrar registration{
-    "T13", "mup", "μP width transfer: buffer scale, raw-key stability, coordinate check",
-    "thm:mup-eta cor:mup-base-lr rem:mu-transfer rem:mup-normalization app:mup-coord fig:mup-coord",
-    "normalized buffer RMS ∝ n^{-1/2} (η=Θ(1)), n^{-1/2-c} (η∝n^{-c}); AK-AdamW μP MLP coordinates collapse across widths", t13_mup};
+const Registrar registration{{
+    .id = "T13",
+    .slug = "mup",
+    .title = "μP width transfer: buffer scale, raw-key stability, coordinate check",
+    .labels = "thm:mup-eta cor:mup-base-lr rem:mu-transfer rem:mup-normalization app:mup-coord fig:mup-coord",
+    .claim = "normalized buffer RMS ∝ n^{-1/2} (η=Θ(1)), n^{-1/2-c} (η∝n^{-c}); AK-AdamW μP MLP coordinates collapse across widths",
+    .body = t13_mup,
+}};
 
 }  // namespace akm::exp

@@ -204,9 +204,13 @@ static void t14_cost(ExperimentContext& ctx) {
   ctx.out.figure(fb);
 }
 
-const Registrar registration{
-    "T14", "cost", "Cost of the deployed rule: closed forms, per-step model, measured orders",
-    "thm:deployed-overhead lem:norm-cost eq:dispatch eq:block-overhead-deployed eq:peak-mem app:flops-memory",
-    "f(γ) = (6+4γ)/(24+18γ) ∈ (22.22%, 25%]; Gram order iff n < 2m; block count; memory; per-step 11.2/17.4/20.3%", t14_cost};
+const Registrar registration{{
+    .id = "T14",
+    .slug = "cost",
+    .title = "Cost of the deployed rule: closed forms, per-step model, measured orders",
+    .labels = "thm:deployed-overhead lem:norm-cost eq:dispatch eq:block-overhead-deployed eq:peak-mem app:flops-memory",
+    .claim = "f(γ) = (6+4γ)/(24+18γ) ∈ (22.22%, 25%]; Gram order iff n < 2m; block count; memory; per-step 11.2/17.4/20.3%",
+    .body = t14_cost,
+}};
 
 }  // namespace akm::exp

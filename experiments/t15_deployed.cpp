@@ -196,9 +196,13 @@ static void t15_deployed(ExperimentContext& ctx) {
   ctx.out.figure(ff);
 }
 
-const Registrar registration{
-    "T15", "deployed", "Deployed batch rule: orders, fixed point, 1/N variance",
-    "eq:deployed eq:factored eq:dispatch app:deployed cor:fixedpoint-normalized",
-    "Gram = through-N; batch fixed point = per-sample M* = Ĝ(μI+Σ̂)^{-1}; stationary variance ∝ 1/N", t15_deployed};
+const Registrar registration{{
+    .id = "T15",
+    .slug = "deployed",
+    .title = "Deployed batch rule: orders, fixed point, 1/N variance",
+    .labels = "eq:deployed eq:factored eq:dispatch app:deployed cor:fixedpoint-normalized",
+    .claim = "Gram = through-N; batch fixed point = per-sample M* = Ĝ(μI+Σ̂)^{-1}; stationary variance ∝ 1/N",
+    .body = t15_deployed,
+}};
 
 }  // namespace akm::exp

@@ -242,10 +242,14 @@ static void t16_mixture(ExperimentContext& ctx) {
   figures(ctx, law, shown);
 }
 
-const Registrar registration{
-    "T16", "mixture", "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k sets every rate",
-    "app:multimodal prop:bounded-sigma-hat lem:transport thm:tracking",
-    "Σ̂_mix = Σ_k π_k Σ̂_k (tr = 1); E[v_jᵀP_kv_j] = (β−ηλ̂_j(Σ̂_mix))^k and tracking follows "
-    "Σ̂_mix; the raw key follows Σ_mix ≈ the largest-scale component", t16_mixture};
+const Registrar registration{{
+    .id = "T16",
+    .slug = "mixture",
+    .title = "Mixed-modality keys: Σ̂_mix = Σ_k π_k Σ̂_k sets every rate",
+    .labels = "app:multimodal prop:bounded-sigma-hat lem:transport thm:tracking",
+    .claim = "Σ̂_mix = Σ_k π_k Σ̂_k (tr = 1); E[v_jᵀP_kv_j] = (β−ηλ̂_j(Σ̂_mix))^k and tracking follows "
+             "Σ̂_mix; the raw key follows Σ_mix ≈ the largest-scale component",
+    .body = t16_mixture,
+}};
 
 }  // namespace akm::exp

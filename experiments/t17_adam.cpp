@@ -191,10 +191,14 @@ static void t17_adam(ExperimentContext& ctx) {
   figures(ctx, md, mean, se);
 }
 
-const Registrar registration{
-    "T17", "adam", "AdamW's second moment sees diag(Σ); the AK buffer sees Σ̂",
-    "app:second-moment sec:methodology app:deployed",
-    "δ ⟂ x: E[v̂_ij] = E[δ_i²]E[x_j²]; rotating Σ at fixed diagonal leaves v unchanged while AK's "
-    "contraction follows the rotation: β − ηλ̂_i along R u_i", t17_adam};
+const Registrar registration{{
+    .id = "T17",
+    .slug = "adam",
+    .title = "AdamW's second moment sees diag(Σ); the AK buffer sees Σ̂",
+    .labels = "app:second-moment sec:methodology app:deployed",
+    .claim = "δ ⟂ x: E[v̂_ij] = E[δ_i²]E[x_j²]; rotating Σ at fixed diagonal leaves v unchanged while AK's "
+             "contraction follows the rotation: β − ηλ̂_i along R u_i",
+    .body = t17_adam,
+}};
 
 }  // namespace akm::exp

@@ -198,9 +198,13 @@ static void t18_diagnostics(ExperimentContext& ctx) {
   ctx.out.figure(fg);
 }
 
-const Registrar registration{
-    "T18", "diagnostics", "Training diagnostics: buffer–gradient cosine, prediction error, retrieval, covariance",
-    "sec:diag app:mom-grad-cos-sim",
-    "cos(M,g), e_t, cos(Mx̂,δ) and input-covariance summaries, AK vs base, gaps reported as found", t18_diagnostics};
+const Registrar registration{{
+    .id = "T18",
+    .slug = "diagnostics",
+    .title = "Training diagnostics: buffer–gradient cosine, prediction error, retrieval, covariance",
+    .labels = "sec:diag app:mom-grad-cos-sim",
+    .claim = "cos(M,g), e_t, cos(Mx̂,δ) and input-covariance summaries, AK vs base, gaps reported as found",
+    .body = t18_diagnostics,
+}};
 
 }  // namespace akm::exp

@@ -170,10 +170,14 @@ static void t19_eta(ExperimentContext& ctx) {
   }
 }
 
-const Registrar registration{
-    "T19", "eta", "η sensitivity: flat basin for η ≥ 0.1 (AK-SGD, AK-AdamW)",
-    "app:eta-sweep app:hp-sweep tab:hps",
-    "final loss within ±0.015 nats × (our loss / 3.03) over η ∈ [0.3, 0.99] at each optimizer's own tuned rate "
-    "(equivalence, TOST); η = 0.1 edge and η = 0.01 reported", t19_eta};
+const Registrar registration{{
+    .id = "T19",
+    .slug = "eta",
+    .title = "η sensitivity: flat basin for η ≥ 0.1 (AK-SGD, AK-AdamW)",
+    .labels = "app:eta-sweep app:hp-sweep tab:hps",
+    .claim = "final loss within ±0.015 nats × (our loss / 3.03) over η ∈ [0.3, 0.99] at each optimizer's own tuned rate "
+             "(equivalence, TOST); η = 0.1 edge and η = 0.01 reported",
+    .body = t19_eta,
+}};
 
 }  // namespace akm::exp

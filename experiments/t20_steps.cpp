@@ -153,9 +153,13 @@ static void t20_steps(ExperimentContext& ctx) {
   }
 }
 
-const Registrar registration{
-    "T20", "steps", "Steps to target loss: AK-SGD vs SGD-m, AK-AdamW vs AdamW (tuned, seeds)",
-    "tab:scale sec:main-deltaSGD app:hp-sweep",
-    "steps-to-target reduction of AK over its base optimizer, each arm tuned on the same grid", t20_steps};
+const Registrar registration{{
+    .id = "T20",
+    .slug = "steps",
+    .title = "Steps to target loss: AK-SGD vs SGD-m, AK-AdamW vs AdamW (tuned, seeds)",
+    .labels = "tab:scale sec:main-deltaSGD app:hp-sweep",
+    .claim = "steps-to-target reduction of AK over its base optimizer, each arm tuned on the same grid",
+    .body = t20_steps,
+}};
 
 }  // namespace akm::exp

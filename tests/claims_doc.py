@@ -32,9 +32,9 @@ def expected():
 
 
 def source_of(id_):
-    """The experiment file that registers the ID (`Registrar registration{"ID", ...`)."""
-    pattern = re.compile(r'Registrar registration\{\s*"' + re.escape(id_) + '"')
-    for f in sorted(ROOT.glob("experiments/*.cpp")):
+    """The experiment file that registers the ID (`Registrar registration{{ .id = "ID", ...`)."""
+    pattern = re.compile(r'Registrar registration\{\{\s*\.id = "' + re.escape(id_) + '"')
+    for f in sorted(ROOT.glob("experiments/**/*.cpp")):
         if pattern.search(f.read_text()):
             return f.relative_to(ROOT).as_posix()
     return ""
