@@ -27,11 +27,13 @@
 //     within a margin declared here (kMargin), against the key-norm alternative −½, and the
 //     √w arm's difference is 0 against the paper-scale alternative +½.
 #include <cmath>
+#include <stdexcept>
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <fmt/format.h>
 
+#include "akm/check/one_sided.hpp"
 #include "akm/problems/mlp.hpp"
 #include "akm/rules/rules.hpp"
 #include "akm/problems/train.hpp"
@@ -191,8 +193,10 @@ static void t13_mup(ExperimentContext& ctx) {
   const auto resC = monte_carlo(ctx.mc(seeds, "T13 coordinate check"), lay.size(),
                                 [&](long long seed, double* out) { coord::run_seed(cs, arms, lay, task, seedC, seed, out); });
   const Vec cm = resC.total.mean(), cse = resC.total.stderr_mean();
-  // Student-t tolerance at the run's Bonferroni level: 10 + 2 (buffer) + 5 (raw) + 2 (coordinate).
-  const int n_comparisons = 2 * nw + 2 + nw + 2;
+  // Student-t tolerance at the run's Bonferroni level: the Monte-Carlo comparisons made so far
+  // (buffer and raw key, counted by Checks) and the coordinate checks below.
+  constexpr long long kCoordChecks = 2;
+  const long long n_comparisons = mc_comparisons(ctx.checks) + kCoordChecks;
   boost::math::students_t tdist(seeds - 1);
   const double p_each = ctx.opts.family_alpha / n_comparisons;
   const double t_over_z = boost::math::quantile(boost::math::complement(tdist, p_each / 2)) / z_two_sided(p_each);
@@ -206,6 +210,9 @@ static void t13_mup(ExperimentContext& ctx) {
                             "(the key-norm fix; paired, t-corrected, {} seeds)", kMargin, seeds),
                 0.0, dm(2), ds(2) * t_over_z, 0.0, kMargin);
   ctx.checks.against(0.5, "AK buffer at EMA's scale [cor:mup-base-lr]: the fix overshoots as n^{+1/2}");
+  // The level above assumed that these are the run's last Monte-Carlo comparisons.
+  if (mc_comparisons(ctx.checks) != n_comparisons)
+    throw std::logic_error("T13: the coordinate checks' Bonferroni family is not the run's");
   nlohmann::json cparams = coord::write_tables(ctx.out, cs, arms, lay, cm, cse);
   // Findings, with numbers: the windows, the paired differences, step 1 against its closed form.
   const auto pm = [&](int i) { return fmt::format("{:.3f} ± {:.3f}", cm[i], cse[i]); };
