@@ -171,10 +171,9 @@ static void t03_transport(ExperimentContext& ctx) {
     fig.logy = true;
     fig.extra = {"set yrange [1e-5:1.5]"};
     for (int i : shown_directions(settings[0].n())) {
-      fig.series.push_back({"data_lags_" + k + ".csv", "lag", "measured", "stderr", "measured " + dir_name(i),
-                            "errorbars", "direction=" + dir_name(i)});
-      fig.series.push_back({"data_lags_" + k + ".csv", "lag", "predicted", "", "β̃^k " + dir_name(i), "lines",
-                            "direction=" + dir_name(i)});
+      fig.measured_vs_predicted({.csv = "data_lags_" + k + ".csv", .x = "lag",
+                                 .measured_title = "measured " + dir_name(i),
+                                 .predicted_title = "β̃^k " + dir_name(i), .where = "direction=" + dir_name(i)});
     }
     ctx.out.figure(fig);
 
@@ -185,10 +184,9 @@ static void t03_transport(ExperimentContext& ctx) {
     hf.ylabel = "Σ_k E[u_iᵀP_k u_i]";
     hf.logx = true;
     for (const Setting& s : settings) {
-      hf.series.push_back({"data_horizon_" + k + ".csv", "lam_key", "measured_sum", "stderr_sum",
-                           "measured (" + s.name + ")", "errorbars", "spectrum=" + s.name});
-      hf.series.push_back({"data_horizon_" + k + ".csv", "lam_key", "tau", "", "τ_i (" + s.name + ")",
-                           "lines", "spectrum=" + s.name});
+      hf.measured_vs_predicted({.csv = "data_horizon_" + k + ".csv", .x = "lam_key", .measured = "measured_sum",
+                                .se = "stderr_sum", .predicted = "tau", .measured_title = "measured (" + s.name + ")",
+                                .predicted_title = "τ_i (" + s.name + ")", .where = "spectrum=" + s.name});
     }
     hf.functions = {fmt::format("{} title 'EMA 1/(1−β)' lc rgb 'gray40' dt 2", 1.0 / (1.0 - kBeta))};
     ctx.out.figure(hf);

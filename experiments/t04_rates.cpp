@@ -175,10 +175,9 @@ static void t04_rates(ExperimentContext& ctx) {
     f.ylabel = "spectral radius";
     f.extra = {"set xrange [0:33]"};
     for (const char* rule : {"ak-normalized", "ak-raw", "ema"}) {
-      f.series.push_back({csv, "index", "rho_fit", "stderr_fit", std::string("fitted ") + rule, "errorbars",
-                          std::string("rule=") + rule});
-      f.series.push_back({csv, "index", "rho_pred", "", std::string("ρ(A_i) ") + rule, "lines",
-                          std::string("rule=") + rule});
+      f.measured_vs_predicted({.csv = csv, .x = "index", .measured = "rho_fit", .se = "stderr_fit",
+                               .predicted = "rho_pred", .measured_title = std::string("fitted ") + rule,
+                               .predicted_title = std::string("ρ(A_i) ") + rule, .where = std::string("rule=") + rule});
     }
     ctx.out.figure(f);
   }
@@ -191,10 +190,8 @@ static void t04_rates(ExperimentContext& ctx) {
   g.xlabel = "step t";
   g.ylabel = "E[e_t] along u_1";
   for (const char* rule : {"ak-normalized", "ema"}) {
-    g.series.push_back({"data_trajectory.csv", "t", "measured", "stderr", std::string("measured ") + rule, "errorbars",
-                        std::string("rule=") + rule});
-    g.series.push_back({"data_trajectory.csv", "t", "predicted", "", std::string("A_1^t s_0 ") + rule, "lines",
-                        std::string("rule=") + rule});
+    g.measured_vs_predicted({.csv = "data_trajectory.csv", .x = "t", .measured_title = std::string("measured ") + rule,
+                             .predicted_title = std::string("A_1^t s_0 ") + rule, .where = std::string("rule=") + rule});
   }
   g.extra = {"set xrange [0:60]"};
   ctx.out.figure(g);

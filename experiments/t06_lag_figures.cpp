@@ -97,9 +97,9 @@ void figures(ExperimentContext& ctx, const std::vector<Setting>& settings) {
         const std::string lab =
             r == kEma ? "EMA (all u_i)"
                       : fmt::format("AK {}, λ̂ = {:.3g}", dir_name(i), settings[0].moments.lambda_hat[i]);
-        f.series.push_back({"data_buildup.csv", "t", "measured_per_drift", "stderr_per_drift", lab,
-                            "errorbars", "curve=" + curve});
-        f.series.push_back({"data_buildup.csv", "t", "predicted_per_drift", "", "", "lines", "curve=" + curve});
+        f.measured_vs_predicted({.csv = "data_buildup.csv", .x = "t", .measured = "measured_per_drift",
+                                 .se = "stderr_per_drift", .predicted = "predicted_per_drift",
+                                 .measured_title = lab, .where = "curve=" + curve});
       }
     ctx.out.figure(f);
   }

@@ -58,10 +58,8 @@ void figures(ExperimentContext& ctx, const CsvTable& contr, const Spectrum& spec
   for (const std::string arm : {"raw", "normalized eta=0.5"})
     for (const std::string& d : std::vector<std::string>{dir_name(0), dir_name(n - 1)}) {
       const std::string key = fmt::format("gaussian|{}|{}|lag=1", arm, d);
-      g.series.push_back({"data_contraction.csv", "scale", "measured", "stderr", arm + " " + d + " measured",
-                          "errorbars", "key=" + key});
-      g.series.push_back({"data_contraction.csv", "scale", "predicted", "", arm + " " + d + " predicted", "lines",
-                          "key=" + key});
+      g.measured_vs_predicted({.csv = "data_contraction.csv", .x = "scale", .measured_title = arm + " " + d + " measured",
+                               .predicted_title = arm + " " + d + " predicted", .where = "key=" + key});
     }
   ctx.out.figure(g);
 

@@ -185,10 +185,9 @@ void ShapeRun::transient_figure() {
   for (std::size_t i = 0; i < curves.size(); ++i) {
     const auto& [c, label] = curves[i];
     const int j = c == "AK-top1" || c == "EMA-top1" ? 0 : c == "AK-top3" ? 2 : c == "AK-middle" ? 3 : 4;
-    ft.series.push_back({tcsv, "t", "measured", "stderr",
-                         fmt::format("{} (λ̂ = {:.2g})", label, lam[dirs[j].k]), "errorbars",
-                         "curve=" + c});
-    ft.series.push_back({tcsv, "t", "predicted", "", "", "lines", "curve=" + c});
+    ft.measured_vs_predicted({.csv = tcsv, .x = "t",
+                              .measured_title = fmt::format("{} (λ̂ = {:.2g})", label, lam[dirs[j].k]),
+                              .where = "curve=" + c});
     for (int lt : {1, 2})
       ft.extra.push_back(linetype(2 * i + lt, colours[i]));
   }

@@ -79,7 +79,7 @@ void generic_w_star(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, con
   f.ylabel = "j";
   f.extra = {"set palette defined (0 '#f7f7f7', 0.5 '#fdae61', 1 '#b2182b')", "set cbrange [0:0.25]",
              "set xrange [0.5:32.5]", "set yrange [32.5:0.5]", "set size ratio -1"};
-  f.functions = {"'data_k_generic.csv' every ::1 using 1:2:3 with image notitle"};
+  f.functions = {heatmap_item("data_k_generic.csv", "1", "2", "3")};
   ctx.out.figure(f);
 }
 

@@ -14,10 +14,10 @@ void local_rates_figures(ExperimentContext& ctx, const std::vector<Arm>& arms, c
   f.ylabel = "1 − spectral radius";
   f.logy = true;
   for (const char* a : {"soft", "bernoulli"}) {
-    f.series.push_back({"data_rates.csv", "index", "one_minus_rho_fit", "stderr_fit",
-                        fmt::format("fitted, {} labels", a), "errorbars", fmt::format("arm={}", a)});
-    f.series.push_back({"data_rates.csv", "index", "one_minus_rho_pred", "", fmt::format("1 − ρ(A_i), {}", a),
-                        "lines", fmt::format("arm={}", a)});
+    f.measured_vs_predicted({.csv = "data_rates.csv", .x = "index", .measured = "one_minus_rho_fit",
+                             .se = "stderr_fit", .predicted = "one_minus_rho_pred",
+                             .measured_title = fmt::format("fitted, {} labels", a),
+                             .predicted_title = fmt::format("1 − ρ(A_i), {}", a), .where = fmt::format("arm={}", a)});
   }
   f.functions = {"'data_rates.csv' every ::1 using 3:(strcol(1) eq 'soft' ? 1-$11 : NaN) with lines lw 2 dt 2 "
                  "lc rgb 'gray40' title '1 − √β̃_i (underdamped optimum)'"};

@@ -257,10 +257,10 @@ static void t13_mup(ExperimentContext& ctx) {
   fb.ylabel = "RMS(M_ij)";
   fb.logx = fb.logy = true;
   for (int sch = 0; sch < 2; ++sch) {
-    fb.series.push_back({"data_buffer_scale.csv", "n", "measured_rms", "stderr_rms", std::string("measured, ") + sch_name[sch],
-                         "errorbars", std::string("schedule=") + sch_name[sch]});
-    fb.series.push_back({"data_buffer_scale.csv", "n", "predicted_rms", "", std::string("exact, ") + sch_name[sch], "lines",
-                         std::string("schedule=") + sch_name[sch]});
+    fb.measured_vs_predicted({.csv = "data_buffer_scale.csv", .x = "n", .measured = "measured_rms", .se = "stderr_rms",
+                              .predicted = "predicted_rms", .measured_title = std::string("measured, ") + sch_name[sch],
+                              .predicted_title = std::string("exact, ") + sch_name[sch],
+                              .where = std::string("schedule=") + sch_name[sch]});
   }
   ctx.out.figure(fb);
 

@@ -16,10 +16,10 @@ void figures(ExperimentContext& ctx, const KeySampler& law, const std::vector<in
   f.extra = {"set key bottom right", "set yrange [0.76:0.92]"};
   for (const auto& l : paired_linetypes(2)) f.extra.push_back(l);
   for (const std::string k : {"normalized", "raw"}) {
-    f.series.push_back({"data_rates.csv", "rank", "measured_rate", "stderr_rate", k + " measured", "errorbars",
-                        "variant=" + k});
-    f.series.push_back({"data_rates.csv", "rank", "predicted_rate", "",
-                        k == "raw" ? "raw: β − η_{raw}λ_j(Σ_{mix})" : "normalized: β − ηλ_j(Σ̂_{mix})", "lines", "variant=" + k});
+    f.measured_vs_predicted({.csv = "data_rates.csv", .x = "rank", .measured = "measured_rate", .se = "stderr_rate",
+                             .predicted = "predicted_rate", .measured_title = k + " measured",
+                             .predicted_title = k == "raw" ? "raw: β − η_{raw}λ_j(Σ_{mix})" : "normalized: β − ηλ_j(Σ̂_{mix})",
+                             .where = "variant=" + k});
   }
   f.functions = {fmt::format("{} title 'β (no key contraction)' lc rgb 'gray40' dt 2", kBeta)};
   ctx.out.figure(f);
@@ -51,9 +51,8 @@ void figures(ExperimentContext& ctx, const KeySampler& law, const std::vector<in
   for (const auto& l : paired_linetypes(4)) h.extra.push_back(l);
   for (int j : shown) {
     const std::string d = fmt::format("v{}", j + 1);
-    h.series.push_back({"data_tracking_normalized.csv", "t", "measured", "stderr", d + " measured", "errorbars",
-                        "direction=" + d});
-    h.series.push_back({"data_tracking_normalized.csv", "t", "predicted", "", d + ": β̃_j^t", "lines", "direction=" + d});
+    h.measured_vs_predicted({.csv = "data_tracking_normalized.csv", .x = "t", .measured_title = d + " measured",
+                             .predicted_title = d + ": β̃_j^t", .where = "direction=" + d});
   }
   ctx.out.figure(h);
 }

@@ -40,14 +40,11 @@ void figures(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec
   for (int i : {0, 2}) {
     const std::string d = dir_name(i);
     const double bt = md.beta_tilde[i];
-    fc.series.push_back({"data_contraction.csv", "lag", "measured", "stderr", fmt::format("w = R {} (rotated)", d),
-                         "errorbars", "curve=rot/rotated/" + d});
-    fc.series.push_back({"data_contraction.csv", "lag", "predicted", "",
-                         fmt::format("β̃^k = ({:.3f})^k", bt), "lines", "curve=rot/rotated/" + d});
-    fc.series.push_back({"data_contraction.csv", "lag", "measured", "stderr", fmt::format("w = {} (old)", d),
-                         "errorbars", "curve=rot/old/" + d});
-    fc.series.push_back({"data_contraction.csv", "lag", "predicted", "", "mixture Σ_l (u_i^TRu_l)^2 β̃_l^k",
-                         "lines", "curve=rot/old/" + d});
+    fc.measured_vs_predicted({.csv = "data_contraction.csv", .x = "lag",
+                              .measured_title = fmt::format("w = R {} (rotated)", d),
+                              .predicted_title = fmt::format("β̃^k = ({:.3f})^k", bt), .where = "curve=rot/rotated/" + d});
+    fc.measured_vs_predicted({.csv = "data_contraction.csv", .x = "lag", .measured_title = fmt::format("w = {} (old)", d),
+                              .predicted_title = "mixture Σ_l (u_i^TRu_l)^2 β̃_l^k", .where = "curve=rot/old/" + d});
   }
   fc.functions = {fmt::format("{}**x title 'EMA / AdamW first moment β^k' lc rgb 'gray40' dt 2", kBeta)};
   ctx.out.figure(fc);

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/base/errors.hpp"
+#include "akm/report/notebook.hpp"
 #include "akm/report/report.hpp"
 
 namespace fs = std::filesystem;
@@ -105,6 +106,27 @@ TEST(CsvTable, CellsTakeAnyInteger) {
   EXPECT_EQ(std::get<std::string>(t.rows[0][6]), "x");
   EXPECT_EQ(akm::csv::csv_text(t), "int,size_t,short,bool,unsigned,double,text\n-3,12,7,1,5,2.5,x\n");
   EXPECT_THROW(akm::CsvTable::Cell(std::numeric_limits<unsigned long long>::max()), std::out_of_range);
+}
+
+// The figure helpers build exactly what a hand-built figure holds (so the .gp and figure.json
+// of a figure do not depend on which way it was written).
+TEST(Figure, MeasuredVsPredictedIsTheHandBuiltPair) {
+  akm::Figure hand, helper;
+  hand.series.push_back({"decay.csv", "lag", "mean", "se", "AK measured", "errorbars", "rule=ak"});
+  hand.series.push_back({"decay.csv", "lag", "pred", "", "AK theory", "lines", "rule=ak"});
+  hand.series.push_back({"d.csv", "t", "measured", "stderr", "", "errorbars", ""});
+  hand.series.push_back({"d.csv", "t", "predicted", "", "", "lines", ""});
+  helper.measured_vs_predicted({.csv = "decay.csv", .x = "lag", .measured = "mean", .se = "se", .predicted = "pred",
+                                .measured_title = "AK measured", .predicted_title = "AK theory", .where = "rule=ak"})
+      .measured_vs_predicted({.csv = "d.csv", .x = "t"});
+  EXPECT_EQ(akm::figure_spec(helper).dump(), akm::figure_spec(hand).dump());
+}
+
+TEST(Figure, HeatmapItemDrawsAnImage) {
+  EXPECT_EQ(akm::heatmap_item("k.csv", "1", "2", "3"), "'k.csv' every ::1 using 1:2:3 with image notitle");
+  EXPECT_EQ(akm::heatmap_item("map.csv", "(log10($1))", "2", "7"),
+            "'map.csv' every ::1 using (log10($1)):2:7 with image notitle");
+  EXPECT_THROW(akm::heatmap_item("../k.csv", "1", "2", "3"), std::invalid_argument);
 }
 
 TEST_F(ReportTest, CsvRoundTripsFullPrecision) {

@@ -104,7 +104,7 @@ void write_heatmap(ResultDir& out, const Heatmap& h) {
     throw std::invalid_argument(fmt::format("heatmap '{}': column '{}' not in '{}'", h.name, h.column, h.csv));
   const std::string ux = h.x.log ? fmt::format("(log10(${}))", cx) : std::to_string(cx);
   const std::string uy = h.y.log ? fmt::format("(log10(${}))", cy) : std::to_string(cy);
-  f.functions.push_back(fmt::format("'{}' every ::1 using {}:{}:{} with image notitle", h.csv, ux, uy, cz));
+  f.functions.push_back(heatmap_item(h.csv, ux, uy, std::to_string(cz)));
   if (h.stability_lines_lambda_max) {
     const double lm = *h.stability_lines_lambda_max;
     const bool eta_x = h.x.param == Param::eta && h.y.param == Param::beta;
