@@ -1,6 +1,6 @@
 // E1 mean square — the parts shared by e01_mean_square*.cpp: the measured-divergence maps
-// (e01_mean_square_divergence.cpp) and T3's second moments with their predicted standard
-// errors (e01_mean_square_t3.cpp).
+// (divergence.cpp) and T3's second moments with their predicted standard
+// errors (t3.cpp).
 #pragma once
 #include <string>
 #include <vector>

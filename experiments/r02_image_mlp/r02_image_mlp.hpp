@@ -1,6 +1,6 @@
 // R2 image MLP — the parts shared by r02_image_mlp*.cpp: the design constants, one training
 // of an arm, the tuning with its pre-registered grid extension, and paired statistics
-// (r02_image_mlp_tuning.cpp).
+// (tuning.cpp).
 #pragma once
 #include <limits>
 #include <string>

@@ -1,5 +1,5 @@
 // R2 image MLP — one training, the tuning of an arm on its grid (extended past an edge that
-// holds the optimum, the pre-registered rule of r02_image_mlp.cpp), and paired statistics.
+// holds the optimum, the pre-registered rule of claim.cpp), and paired statistics.
 #include <cmath>
 #include <map>
 

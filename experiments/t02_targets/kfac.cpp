@@ -1,4 +1,4 @@
-// T2 targets, the K-FAC input-side factor [rem:kfac]. The claims: t02_targets.cpp.
+// T2 targets, the K-FAC input-side factor [rem:kfac]. The claims: claim.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp::t02 {

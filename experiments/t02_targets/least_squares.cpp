@@ -1,5 +1,5 @@
 // T2 targets, sample least squares in a dense basis [app:divergent-optima]. The claims:
-// t02_targets.cpp.
+// claim.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp::t02 {

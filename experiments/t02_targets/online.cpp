@@ -1,5 +1,5 @@
 // T2 targets, online rules: EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd].
-// The claims: t02_targets.cpp.
+// The claims: claim.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp::t02 {

@@ -1,5 +1,5 @@
 // T2 targets — what its parts share: the design constants, the dense setting and the part
-// entry points (the claims and their order: t02_targets.cpp).
+// entry points (the claims and their order: claim.cpp).
 #pragma once
 #include <limits>
 #include <stdexcept>

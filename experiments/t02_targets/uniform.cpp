@@ -1,5 +1,5 @@
 // T2 targets, uniform multiples iff Σ = cI and the μ limits of φ_i [tab:targets]. The
-// claims: t02_targets.cpp.
+// claims: claim.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp::t02 {

@@ -1,6 +1,6 @@
 // T4 rates — the parts shared by t04_rates*.cpp: the design constants, the arms with their
 // per-direction 2×2 maps [eq:iter-matrices], the observable layout, the Monte-Carlo run and
-// the fixed-α counterexample map (t04_rates_model.cpp).
+// the fixed-α counterexample map (model.cpp).
 #pragma once
 #include <array>
 #include <cstddef>

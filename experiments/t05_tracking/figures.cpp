@@ -1,4 +1,4 @@
-// T5 tracking, the figures (from the run's CSVs). The claim: t05_tracking.cpp.
+// T5 tracking, the figures (from the run's CSVs). The claim: claim.cpp.
 #include "t05_tracking.hpp"
 
 #include "akm/report/figure_styles.hpp"

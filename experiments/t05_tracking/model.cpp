@@ -1,5 +1,5 @@
 // T5 tracking, the model: the exact predictions of each scenario (theory/tracking.hpp), their
-// sensitivities, the Monte-Carlo run and the AR(1) rate fit. The claim: t05_tracking.cpp.
+// sensitivities, the Monte-Carlo run and the AR(1) rate fit. The claim: claim.cpp.
 #include "t05_tracking.hpp"
 
 namespace akm::exp::t05 {

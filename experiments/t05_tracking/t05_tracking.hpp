@@ -1,5 +1,5 @@
 // T5 tracking — what the claim's run, its model and its figures share (the claim and the
-// design are stated in t05_tracking.cpp).
+// design are stated in claim.cpp).
 #pragma once
 #include <fmt/format.h>
 

@@ -90,7 +90,7 @@ struct Layout {
   std::size_t size() const { return base(kBuffers); }
 };
 
-/// Both runs' trials of all six buffers on one setting (t06_lag_model.cpp).
+/// Both runs' trials of all six buffers on one setting (model.cpp).
 McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Buffer>& bufs,
                   const Schedule& sc, const std::vector<int>& shown, std::uint64_t seed,
                   long long trials);
@@ -100,7 +100,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
 /// kept so T6's results stay byte-identical until the next results regeneration.
 double raw_mean_square_radius(const Vec& lam, double beta, double eta);
 
-/// The four figures (t06_lag_figures.cpp).
+/// The four figures (figures.cpp).
 void figures(ExperimentContext& ctx, const std::vector<Setting>& settings);
 
 }  // namespace akm::exp::t06

@@ -1,6 +1,6 @@
 // T7 stability — the model: the Monte-Carlo run of one (law, arm, scale), the mean log
 // determinant factor of the raw path bound, the family summaries, and the exact standard
-// errors of the normalized transport (header of t07_stability.cpp).
+// errors of the normalized transport (header of claim.cpp).
 #include <algorithm>
 #include <cmath>
 

@@ -1,7 +1,7 @@
 // T7 stability — the parts shared by t07_stability*.cpp: the design constants, the key laws
 // and input scales, the arms, the observable layout, the Monte-Carlo run and the exact
-// standard errors (t07_stability_model.cpp), the set-up and width checks
-// (t07_stability_checks.cpp), and the figures.
+// standard errors (model.cpp), the set-up and width checks
+// (checks.cpp), and the figures.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -86,7 +86,7 @@ double worst_scale_dependence(const KeySampler& law, std::uint64_t seed);
 // while ‖x̂x̂ᵀ‖_op = 1 at every width: the raw per-sample stable η shrinks like 1/n.
 void width_table(ExperimentContext& ctx, long long R);
 
-/// The figures (t07_stability_figures.cpp).
+/// The figures (figures.cpp).
 void figures(ExperimentContext& ctx, const CsvTable& contr, const Spectrum& spec, double s_mean, double s_div);
 
 }  // namespace akm::exp::t07

@@ -1,8 +1,8 @@
 // T9 high-dim — one (p, n_s) data set, step by step (ShapeRun, t09_high_dim.hpp): its
 // spectrum, the fixed point and the span, the conditioning ceiling, the gains and the
 // improvement, and its transient figure; the Monte-Carlo projection checks are in
-// t09_high_dim_projections.cpp. The claim and the loop over shapes
-// are in t09_high_dim.cpp.
+// projections.cpp. The claim and the loop over shapes
+// are in claim.cpp.
 #include <algorithm>
 #include <cmath>
 #include <functional>

@@ -57,7 +57,7 @@ struct DataSet {
 
 DataSet make_keys(const Shape& sh, std::uint64_t seed);
 
-// δ_s = A x_s + ξ_s (t09_high_dim_data.cpp: row 0 generic, row 1 reads the middle and bottom
+// δ_s = A x_s + ξ_s (data.cpp: row 0 generic, row 1 reads the middle and bottom
 // span coordinates).
 Mat value_rows(const DataSet& d, const Vec& u_mid, double lam_mid, const Vec& u_bot, double lam_bot,
                std::uint64_t seed);
@@ -108,8 +108,8 @@ struct Tables {
                  "cond_overall", "ceiling", "improvement_measured", "improvement_stderr"}, {}};
 };
 
-/// One (p, n_s) data set, as its steps fill it in (t09_high_dim_shape.cpp,
-/// t09_high_dim_projections.cpp).
+/// One (p, n_s) data set, as its steps fill it in (shape.cpp,
+/// projections.cpp).
 struct ShapeRun {
   ShapeRun(ExperimentContext& c, const Shape& s)
       : ctx(c), sh(s), name(shape_name(s)), d(make_keys(s, c.opts.seed)), K_hat(d.K_hat), n(s.n_s), S(K_hat),
@@ -164,10 +164,10 @@ struct ShapeRun {
 };
 
 /// Every check, table row, transient figure and params entry of one (p, n_s) data set
-/// (t09_high_dim_shape.cpp).
+/// (shape.cpp).
 void run_shape(ExperimentContext& ctx, const Shape& sh, Tables& tables);
 
-/// The figures over all shapes: gains, spectrum, preconditioner weights (t09_high_dim_figures.cpp).
+/// The figures over all shapes: gains, spectrum, preconditioner weights (figures.cpp).
 void shared_figures(ExperimentContext& ctx);
 
 }  // namespace akm::exp::t09

@@ -1,4 +1,4 @@
-// T10 glm, part C: a generic w* (K and Σ̂ need not commute). The claim and the design of all parts: t10_glm.cpp.
+// T10 glm, part C: a generic w* (K and Σ̂ need not commute). The claim and the design of all parts: claim.cpp.
 #include "t10_glm.hpp"
 
 namespace akm::exp::t10 {

@@ -1,4 +1,4 @@
-// T10 glm, part B: local rates at w* [app:glm, lem:loss-free-det]. The claim and the design of all parts: t10_glm.cpp.
+// T10 glm, part B: local rates at w* [app:glm, lem:loss-free-det]. The claim and the design of all parts: claim.cpp.
 #include "t10_glm.hpp"
 
 namespace akm::exp::t10 {

@@ -1,5 +1,5 @@
 // T10 glm — what the three parts share: the constants of the design, the teacher's scaling
-// and the 2×2 rate ρ(A_i) (the claim and its parts are stated in t10_glm.cpp).
+// and the 2×2 rate ρ(A_i) (the claim and its parts are stated in claim.cpp).
 #pragma once
 #include <cmath>
 #include <string>
@@ -70,7 +70,7 @@ void buffer_alone(ExperimentContext& ctx, const Setting& s, const Vec& lh, Mat& 
 /// pairs (soft labels checked, Bernoulli labels reported); returns K there.
 void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohmann::json& findings,
                  Mat& k_eig);
-/// Part B's figures (t10_glm_local_rates_figures.cpp).
+/// Part B's figures (local_rates_figures.cpp).
 void local_rates_figures(ExperimentContext& ctx, const std::vector<Arm>& arms, const std::vector<int>& shown);
 /// Part C: K's distance from commuting with Σ̂ at a generic w*, and det of the joint map.
 void generic_w_star(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, const Mat& k_eig,

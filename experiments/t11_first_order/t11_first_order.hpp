@@ -1,5 +1,5 @@
 // T11 first order — the parts shared by t11_first_order*.cpp: the design constants, the
-// Taylor-residual fit window from exact bounds, and the slope fit (t11_first_order_fit.cpp).
+// Taylor-residual fit window from exact bounds, and the slope fit (fit.cpp).
 #pragma once
 #include <vector>
 
@@ -37,7 +37,7 @@ struct SlopeFit {
 };
 
 /// The log-log slope of |residual| against α over the window, with its standard error, the
-/// bias bound from the quartic term, and the coefficient check (t11_first_order_fit.cpp).
+/// bias bound from the quartic term, and the coefficient check (fit.cpp).
 SlopeFit fit_slope(const lg::DataSet& data, const Vec& theta, const Vec& M, const Window& w);
 
 }  // namespace akm::exp::t11

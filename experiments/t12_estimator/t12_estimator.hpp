@@ -1,5 +1,5 @@
 // T12 estimator — the parts shared by t12_estimator*.cpp: the random instances, the worst-case
-// margin records, and the per-instance identities and bounds (t12_estimator_instances.cpp).
+// margin records, and the per-instance identities and bounds (instances.cpp).
 #pragma once
 #include <cmath>
 #include <limits>

@@ -175,7 +175,7 @@ static void t13_mup(ExperimentContext& ctx) {
   ctx.checks.exact("raw/per-step contraction bound (1+β)/n: log-log slope −1 [rem:mup-normalization]", -1.0, slope_c, 1e-12);
   ctx.checks.design();
 
-  // ---- (C) coordinate check (experiments/mup_coord.hpp) ----
+  // ---- (C) coordinate check (mup_coord.hpp) ----
   coord::Setup cs;
   // Widths stop at 1024 (2048 costs ≈ 2 GFLOP a step). The slope differences are checked with
   // a Student-t tolerance over seeds at the run's Bonferroni level (t/z ≈ 1.31 at 32 seeds,

@@ -1,6 +1,6 @@
 // T16 mixture — the parts shared by t16_mixture*.cpp: the design constants, a key variant's
 // exact moments, the Monte-Carlo runs (transport and tracking) and the family checks
-// (t16_mixture_model.cpp), and the figures.
+// (model.cpp), and the figures.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -82,7 +82,7 @@ struct RawMoments {
 };
 RawMoments raw_moments(const KeySampler& law, long long N, std::uint64_t seed);
 
-/// The figures (t16_mixture_figures.cpp).
+/// The figures (figures.cpp).
 void figures(ExperimentContext& ctx, const KeySampler& law, const std::vector<int>& shown);
 
 }  // namespace akm::exp::t16

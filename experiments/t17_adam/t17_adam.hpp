@@ -1,6 +1,6 @@
 // T17 Adam — the parts shared by t17_adam*.cpp: the design constants, the model (Σ, its
 // rotation Σ' = RΣRᵀ with the same diagonal, the value streams), the probes, the observable
-// layout, the Monte-Carlo run (t17_adam_model.cpp) and the figures.
+// layout, the Monte-Carlo run (model.cpp) and the figures.
 #pragma once
 #include <cmath>
 #include <cstddef>
@@ -43,7 +43,7 @@ struct Model {
   }
 };
 
-/// Σ on Hadamard blocks, the plane rotations R, the dependent stream's A (t17_adam_model.cpp).
+/// Σ on Hadamard blocks, the plane rotations R, the dependent stream's A (model.cpp).
 Model make_model(std::uint64_t seed);
 
 // Probes (unit rows) pushed through the factors βI − ηx̂x̂ᵀ: under Σ' the rotated eigenvectors,
@@ -92,7 +92,7 @@ void against_rotation_or_ema(Checks& checks, double predicted, double unrotated,
 /// central differences of the same sum (experiments/sensitivity.hpp), λ̂ scaled together.
 Checks& contraction_sensitivity(Checks& checks, const Model& md, const Vec& w, const Mat& V, int k);
 
-/// The figures (t17_adam_figures.cpp).
+/// The figures (figures.cpp).
 void figures(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec& se);
 
 }  // namespace akm::exp::t17

@@ -70,8 +70,8 @@ const ExperimentEntry& Registry::require(const std::string& key) const {
 
 Registrar::Registrar(const Registration& r) {
   for (const char* field : {r.id, r.slug, r.title, r.labels, r.claim})
-    if (field == nullptr || *field == '\0')
-      throw std::logic_error("Registrar: every field of a Registration is required");
+    if (field == nullptr) throw std::logic_error("Registrar: every field of a Registration is required");
+  if (*r.id == '\0' || *r.slug == '\0') throw std::logic_error("Registrar: an empty ID or slug");
   if (!r.body) throw std::logic_error(fmt::format("Registrar: {} has no body", r.id));
   if (Registry::instance().find(r.id) || Registry::instance().find(r.slug))
     throw std::logic_error(fmt::format("Registrar: {} ({}) is registered twice", r.id, r.slug));

@@ -105,8 +105,8 @@ struct Registration {
 ///   }};
 /// ctest and the docs read the IDs from `akm list --ids`, not from the sources.
 struct Registrar {
-  /// Adds the experiment to Registry::instance(); std::logic_error when a field is missing
-  /// or the ID or slug is already registered.
+  /// Adds the experiment to Registry::instance(); std::logic_error when a field is missing,
+  /// the ID or slug is empty, or either is already registered.
   explicit Registrar(const Registration& r);
 };
 
