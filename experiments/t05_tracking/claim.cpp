@@ -45,6 +45,7 @@ nlohmann::json row_json(const Mat& A) { return to_std(A.row(0).transpose()); }
 }  // namespace
 
 static void t05_tracking(ExperimentContext& ctx) {
+  // ---- Set-up: the model, the two scenarios, every prediction and the fit selection ----
   const long long R = trials(ctx, kTrialsFull, kTrialsQuick);
   Model md;
   md.pre = make_setting("power", kPower, ctx.opts.seed);
@@ -65,6 +66,8 @@ static void t05_tracking(ExperimentContext& ctx) {
   const std::uint64_t q_seed = derive_seed(ctx.opts.seed, "T5/Q");
   const std::vector<Scenario> scenarios{{"same-basis", false, Mat::Identity(n, n)},
                                         {"rotated", true, haar_orthogonal(n, q_seed)}};
+  std::vector<Plan> plans;
+  for (const Scenario& S : scenarios) plans.push_back(plan(md, S.Q));
 
   ctx.params = {{"beta", kBeta},
                 {"eta_raw", md.eta_raw},
@@ -95,23 +98,7 @@ static void t05_tracking(ExperimentContext& ctx) {
                  "scale_i from the exact EMA variance or the AK additive-forcing "
                  "approximation (see tracking.cpp); decided before simulating"},
                 {"scenarios", nlohmann::json::array()}};
-
-  CsvTable traj{{"scenario", "rule", "direction", "curve", "k", "predicted", "measured", "stderr",
-                 "abs_predicted", "abs_measured"},
-                {}};
-  CsvTable rates{{"scenario", "rule", "direction", "curve", "lambda", "lambda_hat", "y0",
-                  "selection_se", "predicted_snr", "measured_se_y0", "window_pairs", "checked",
-                  "predicted_rate", "fitted_rate", "stderr_rate", "lambda_plot", "lambda_hat_plot"},
-                 {}};
-  CsvTable horizon{{"scenario", "key", "direction", "curve", "lambda", "lambda_hat",
-                    "predicted_ratio", "measured_ratio", "stderr_ratio"},
-                   {}};
-  std::vector<std::vector<int>> shown_floor(scenarios.size());
-  std::vector<Vec> ses(scenarios.size());  // per-observable standard errors, for figure ranges
-
-  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
-    const Scenario& S = scenarios[sc];
-    const Prediction p = predict(md, S.Q);
+  for (const Scenario& S : scenarios) {
     nlohmann::json sj = {{"name", S.name}};
     if (S.rotated) {
       sj["Q_seed"] = q_seed;
@@ -126,130 +113,82 @@ static void t05_tracking(ExperimentContext& ctx) {
       sj["Q"] = "identity";
     }
     ctx.params["scenarios"].push_back(sj);
+  }
 
-    const auto res = simulate(ctx, md, S.Q, S.rotated, p,
-                              derive_seed(ctx.opts.seed, "T5/mc/" + S.name), R, "T5 " + S.name);
-    const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-    const Jackknife jack(res.groups);  // sim/jackknife.hpp: estimates carry groups − 1 dof
-    ses[sc] = se;
+  // ---- Simulate: each scenario's trials, its fitted rates and horizon ratios ----
+  std::vector<Measured> measured;
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc)
+    measured.push_back(measure(ctx, md, scenarios[sc], plans[sc], R));
 
-    std::vector<LogSensitivity<Mat>> sens;
-    for (int r = 0; r < kRules; ++r) sens.push_back(prediction_sensitivity(md, S.Q, r));
+  // ---- Check ----
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
+    const std::string& name = scenarios[sc].name;
+    const Plan& pl = plans[sc];
+    const Prediction& p = pl.p;
+    const Measured& m = measured[sc];
     // Exact mean trajectory, every direction, at fixed lags: E[T_{t0+k}]u_i = β̃_i^k y_0.
     // Alternatives (k ≥ 1): AK offsets decaying at EMA's rate β [eq:tracking-ema]; the EMA
     // offset decaying at the normalized AK rate β − ηλ̂_i [eq:tracking-delta] — the contrast of
     // thm:tracking seen from either side. k = 0 is the offset at the shift, set by the
     // pre-shift transient and M*_1 (T1's claim), not by the post-shift rate, so it has no
     // rate alternative and keeps the declared 10% effect.
-    for (int r = 0; r < kRules; ++r) {
-      for (int i = 0; i < n; ++i) {
-        const std::string curve = fmt::format("{}/{}/{}", S.name, rule_name(r), dname[i]);
-        for (int k = 0; k <= kPost; ++k) {
-          const double pred = std::pow(p.rate(r, i), k) * p.y0(r, i);
-          const std::size_t o = obs(n, r, k, i);
-          traj.add({S.name, rule_name(r), dname[i], curve, k, pred, mean[o],
-                    se[o], std::abs(pred), std::abs(mean[o])});
-        }
+    for (int r = 0; r < kRules; ++r)
+      for (int i = 0; i < n; ++i)
         for (std::size_t l = 0; l < kLags.size(); ++l) {
           const int k = kLags[l];
-          const std::size_t o = obs(n, r, k, i);
-          ctx.checks.mc(fmt::format("mean/{}/{}/k={}/{}", S.name, rule_name(r), k, dname[i]),
-                        std::pow(p.rate(r, i), k) * p.y0(r, i), res.total.estimate(static_cast<Eigen::Index>(o)));
+          ctx.checks.mc(fmt::format("mean/{}/{}/k={}/{}", name, rule_name(r), k, dname[i]),
+                        std::pow(p.rate(r, i), k) * p.y0(r, i),
+                        m.res.total.estimate(static_cast<Eigen::Index>(obs(n, r, k, i))));
           if (k > 0) {
             if (r == kEma)
               ctx.checks.against(std::pow(p.rate(kAkNorm, i), k) * p.y0(r, i), "AK-normalized rate");
             else
               ctx.checks.against(std::pow(kBeta, k) * p.y0(r, i), "EMA rate");
           }
-          annotate(ctx.checks, sens[static_cast<std::size_t>(r)], r, static_cast<Eigen::Index>(l), i);
+          annotate(ctx.checks, pl.sens[static_cast<std::size_t>(r)], r, static_cast<Eigen::Index>(l), i);
         }
-      }
-    }
-
     // Fitted contraction rates on the selected directions [eq:tracking-delta, eq:tracking-ema].
-    // The selection uses the quick-mode trial count in both modes, so --quick keeps every
-    // check and full mode only tightens the standard errors.
-    std::vector<std::vector<bool>> fit(kRules, std::vector<bool>(n, false));
-    const double sqrt_r = std::sqrt(static_cast<double>(kTrialsQuick));
-    for (int r = 0; r < kRules; ++r) {
+    for (int r = 0; r < kRules; ++r)
       for (int i = 0; i < n; ++i) {
-        const double se_scale = p.scale(r, i) / sqrt_r;
-        const double snr = std::abs(p.y0(r, i)) / se_scale;
-        const bool fitted = snr >= kMinSnr;
-        fit[r][i] = fitted;
-        const int L = window(p.rate(r, i));
-        // Plotting position only: the four (rule, scenario) series share each eigenvalue, so
-        // they are spread by a few percent on the log axis to keep their error bars apart.
-        const double jitter = std::pow(1.04, (r == kEma ? 0.5 : -1.5) + static_cast<double>(sc));
-        const MeanEstimate est = jack([&](const Vec& v) { return ar1(v, n, r, i, L); });
-        if (fitted) {
-          ctx.checks.mc(fmt::format("rate/{}/{}/{}", S.name, rule_name(r), dname[i]), p.rate(r, i),
-                        est);
-          if (r == kEma)
-            ctx.checks.against(p.rate(kAkNorm, i), "AK-normalized rate");
-          else
-            ctx.checks.against(kBeta, "EMA");
-          annotate(ctx.checks, sens[static_cast<std::size_t>(r)], r, static_cast<Eigen::Index>(kLags.size()), i);
-        } else {
-          ctx.gate(fmt::format("rate/{}/{}/{}", S.name, rule_name(r), dname[i]),
-                   fmt::format("fit-selection gate: predicted |y0| / selection se = {:.3g} < {} (decided from "
-                               "predictions before simulating; below it the AR(1) ratio fit has no signal)",
-                               snr, kMinSnr));
-        }
-        rates.add(
-            {S.name, rule_name(r), dname[i],
-             fitted ? fmt::format("{}/{}", rule_name(r), S.name) : std::string("not-fitted"),
-             md.post.spectrum.lambda[i], md.post.moments.lambda_hat[i], p.y0(r, i), se_scale, snr,
-             se[obs(n, r, 0, i)], L, fitted,
-             p.rate(r, i), est.mean, est.se, jitter * md.post.spectrum.lambda[i],
-             jitter * md.post.moments.lambda_hat[i]});
-      }
-    }
-
-    // Horizon ratio τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA) → 1 + ηλ_i/(1−β) [eq:horizon, eq:ratio],
-    // on directions fitted for both buffers; one joint jackknife over the pooled means.
-    for (int r : {kAkRaw, kAkNorm}) {
-      const Key key = key_of(static_cast<BufferKind>(r));
-      for (int i = 0; i < n; ++i) {
-        if (!fit[r][i] || !fit[kEma][i]) {
-          ctx.gate(fmt::format("horizon/{}/{}/{}", S.name, to_string(key), dname[i]),
-                   "fit-selection gate: the AK or the EMA rate of this direction is not fitted (predicted "
-                   "|y0| / selection se < 20, decided before simulating)");
+        const std::string check = fmt::format("rate/{}/{}/{}", name, rule_name(r), dname[i]);
+        if (!pl.fit[r][i]) {
+          ctx.gate(check, fmt::format("fit-selection gate: predicted |y0| / selection se = {:.3g} < {} (decided "
+                                      "from predictions before simulating; below it the AR(1) ratio fit has no "
+                                      "signal)", pl.snr(r, i), kMinSnr));
           continue;
         }
-        const int La = window(p.rate(r, i)), Le = window(kBeta);
-        const MeanEstimate est = jack(
-            [&](const Vec& v) { return (1 - ar1(v, n, r, i, La)) / (1 - ar1(v, n, kEma, i, Le)); });
-        const double lam =
-            key == Key::raw ? md.post.spectrum.lambda[i] : md.post.moments.lambda_hat[i];
-        const double pred = 1 + theory::ratio_r(kBeta, md.eta(r), lam);
-        ctx.checks.mc(fmt::format("horizon/{}/{}/{}", S.name, to_string(key), dname[i]), pred, est);
+        ctx.checks.mc(check, p.rate(r, i), m.rate[r][i]);
+        if (r == kEma)
+          ctx.checks.against(p.rate(kAkNorm, i), "AK-normalized rate");
+        else
+          ctx.checks.against(kBeta, "EMA");
+        annotate(ctx.checks, pl.sens[static_cast<std::size_t>(r)], r, static_cast<Eigen::Index>(kLags.size()), i);
+      }
+    // Horizon ratio τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA) → 1 + ηλ_i/(1−β) [eq:horizon, eq:ratio],
+    // on directions fitted for both buffers.
+    for (std::size_t h = 0; h < kHorizonRules.size(); ++h) {
+      const int r = kHorizonRules[h];
+      const std::string key = to_string(key_of(static_cast<BufferKind>(r)));
+      for (int i = 0; i < n; ++i) {
+        const std::string check = fmt::format("horizon/{}/{}/{}", name, key, dname[i]);
+        if (!pl.horizon_fitted(h, i)) {
+          ctx.gate(check, "fit-selection gate: the AK or the EMA rate of this direction is not fitted (predicted "
+                          "|y0| / selection se < 20, decided before simulating)");
+          continue;
+        }
+        const double lam = r == kAkRaw ? md.post.spectrum.lambda[i] : md.post.moments.lambda_hat[i];
+        ctx.checks.mc(check, pl.horizon(static_cast<Eigen::Index>(h), i), m.horizon[h][i]);
         // EMA's horizon equals its own: were AK to contract at β the ratio would be 1.
         ctx.checks.against(1.0, "EMA");
         annotate_sensitivity(ctx.checks, log_sensitivity(
-            [&](double e, double b, double sc) { return 1 + theory::ratio_r(b, e, sc * lam); }, md.eta(r), kBeta));
-        horizon.add({S.name, to_string(key), dname[i], fmt::format("{}/{}", to_string(key), S.name),
-                     md.post.spectrum.lambda[i], md.post.moments.lambda_hat[i], pred, est.mean, est.se});
+            [&](double e, double b, double s) { return 1 + theory::ratio_r(b, e, s * lam); }, md.eta(r), kBeta));
       }
     }
-
-    // Floor direction shown in the decay figure: the fitted one with the largest predicted
-    // signal-to-noise for the normalized AK buffer (a choice made from predictions only).
-    int best = -1;
-    for (int i = 4; i < n; ++i)
-      if (fit[kAkNorm][i] && fit[kEma][i] &&
-          (best < 0 || std::abs(p.y0(kAkNorm, i)) / p.scale(kAkNorm, i) >
-                           std::abs(p.y0(kAkNorm, best)) / p.scale(kAkNorm, best)))
-        best = i;
-    shown_floor[sc] = {0, 2};
-    if (best >= 0) shown_floor[sc].push_back(best);
   }
 
-  ctx.out.write_csv("data_trajectory.csv", traj);
-  ctx.out.write_csv("data_rates.csv", rates);
-  ctx.out.write_csv("data_horizon.csv", horizon);
-
-  figures(ctx, md, scenarios, shown_floor, ses, dname);
+  // ---- Record: the tables and the figures ----
+  write_tables(ctx, md, scenarios, plans, measured, dname);
+  figures(ctx, md, scenarios, plans, measured, dname);
 }
 
 const Registrar registration{{

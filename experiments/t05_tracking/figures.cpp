@@ -5,11 +5,37 @@
 
 namespace akm::exp::t05 {
 
+namespace {
+
+// Directions shown in the decay figure: u1, u3 and the floor direction (i ≥ 5) fitted for both
+// the normalized AK buffer and EMA with the largest predicted signal-to-noise of the normalized
+// AK buffer (a choice made from predictions only).
+std::vector<int> shown_in_decay(const Plan& pl, int n) {
+  const Prediction& p = pl.p;
+  int best = -1;
+  for (int i = 4; i < n; ++i)
+    if (pl.fit[kAkNorm][i] && pl.fit[kEma][i] &&
+        (best < 0 || std::abs(p.y0(kAkNorm, i)) / p.scale(kAkNorm, i) >
+                         std::abs(p.y0(kAkNorm, best)) / p.scale(kAkNorm, best)))
+      best = i;
+  std::vector<int> shown{0, 2};
+  if (best >= 0) shown.push_back(best);
+  return shown;
+}
+
+}  // namespace
+
 /// The three figures: decay of |E[T u_i]| against k, fitted rates against λ, horizon ratio.
 void figures(ExperimentContext& ctx, const Model& md, const std::vector<Scenario>& scenarios,
-             const std::vector<std::vector<int>>& shown_floor, const std::vector<Vec>& ses,
+             const std::vector<Plan>& plans, const std::vector<Measured>& measured,
              const std::vector<std::string>& dname) {
   const int n = md.post.n();
+  std::vector<std::vector<int>> shown_floor;
+  std::vector<Vec> ses;  // per-observable standard errors, for figure ranges
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) {
+    shown_floor.push_back(shown_in_decay(plans[sc], n));
+    ses.push_back(measured[sc].se);
+  }
   // Figure 1: |E[T_{t0+k}u_i]| against k, AK against EMA, with the exact theory lines.
   // Plot items take consecutive line types; each direction gets one hue, AK dark and solid,
   // EMA light and dashed.

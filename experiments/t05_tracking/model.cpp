@@ -1,5 +1,6 @@
 // T5 tracking, the model: the exact predictions of each scenario (theory/tracking.hpp), their
-// sensitivities, the Monte-Carlo run and the AR(1) rate fit. The claim: claim.cpp.
+// sensitivities and the fit selection (the plan), the Monte-Carlo run and the AR(1) rate fit
+// (the measurement). The claim: claim.cpp.
 #include "t05_tracking.hpp"
 
 namespace akm::exp::t05 {
@@ -124,6 +125,59 @@ double ar1(const Vec& v, int n, int r, int i, int L) {
     den += y * y;
   }
   return num / den;
+}
+
+// Which directions are fitted is decided here, from predictions alone: the quick-mode trial
+// count is used in both modes, so --quick keeps every check and full mode only tightens the
+// standard errors (claim.cpp, header).
+Plan plan(const Model& md, const Mat& Q) {
+  const int n = md.post.n();
+  Plan pl;
+  pl.p = predict(md, Q);
+  for (int r = 0; r < kRules; ++r) pl.sens.push_back(prediction_sensitivity(md, Q, r));
+  pl.se_scale = pl.p.scale / std::sqrt(static_cast<double>(kTrialsQuick));
+  pl.snr = pl.p.y0.cwiseAbs().cwiseQuotient(pl.se_scale);
+  pl.fit.assign(kRules, std::vector<bool>(n, false));
+  for (int r = 0; r < kRules; ++r)
+    for (int i = 0; i < n; ++i) pl.fit[r][i] = pl.snr(r, i) >= kMinSnr;
+  pl.horizon.resize(static_cast<Eigen::Index>(kHorizonRules.size()), n);
+  for (std::size_t h = 0; h < kHorizonRules.size(); ++h) {
+    const int r = kHorizonRules[h];
+    for (int i = 0; i < n; ++i) {
+      const double lam = r == kAkRaw ? md.post.spectrum.lambda[i] : md.post.moments.lambda_hat[i];
+      pl.horizon(static_cast<Eigen::Index>(h), i) = 1 + theory::ratio_r(kBeta, md.eta(r), lam);
+    }
+  }
+  return pl;
+}
+
+Measured measure(ExperimentContext& ctx, const Model& md, const Scenario& S, const Plan& pl,
+                 long long trials) {
+  const int n = md.post.n();
+  Measured m{simulate(ctx, md, S.Q, S.rotated, pl.p, derive_seed(ctx.opts.seed, "T5/mc/" + S.name),
+                      trials, "T5 " + S.name),
+             {}, {}, {}, {}};
+  m.mean = m.res.total.mean();
+  m.se = m.res.total.stderr_mean();
+  const Jackknife jack(m.res.groups);  // sim/jackknife.hpp: estimates carry groups − 1 dof
+  m.rate.assign(kRules, std::vector<MeanEstimate>(n));
+  for (int r = 0; r < kRules; ++r)
+    for (int i = 0; i < n; ++i) {
+      const int L = window(pl.p.rate(r, i));
+      m.rate[r][i] = jack([&](const Vec& v) { return ar1(v, n, r, i, L); });
+    }
+  // τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA), one joint jackknife over the pooled means.
+  m.horizon.assign(kHorizonRules.size(), std::vector<MeanEstimate>(n));
+  for (std::size_t h = 0; h < kHorizonRules.size(); ++h) {
+    const int r = kHorizonRules[h];
+    for (int i = 0; i < n; ++i) {
+      if (!pl.horizon_fitted(h, i)) continue;
+      const int La = window(pl.p.rate(r, i)), Le = window(kBeta);
+      m.horizon[h][i] =
+          jack([&](const Vec& v) { return (1 - ar1(v, n, r, i, La)) / (1 - ar1(v, n, kEma, i, Le)); });
+    }
+  }
+  return m;
 }
 
 }  // namespace akm::exp::t05

@@ -88,13 +88,46 @@ void annotate(Checks& checks, const LogSensitivity<Mat>& d, int r, Eigen::Index 
 McResult simulate(ExperimentContext& ctx, const Model& md, const Mat& Q, bool rotated,
                   const Prediction& p, std::uint64_t seed, long long trials,
                   const std::string& label);
+/// The AK buffers whose horizon ratio τ^EMA/τ^AK is checked, in check order.
+inline const std::vector<int> kHorizonRules{kAkRaw, kAkNorm};
+
+/// One scenario before simulating: its exact predictions, their sensitivities, and the
+/// directions whose rates are fitted, chosen from predictions alone.
+struct Plan {
+  Prediction p;
+  std::vector<LogSensitivity<Mat>> sens;  // per rule (prediction_sensitivity)
+  Mat se_scale;  // rules × n: selection standard error, scale / √(quick trials)
+  Mat snr;       // rules × n: predicted |y_0| / se_scale
+  Mat horizon;   // |kHorizonRules| × n: predicted τ^EMA/τ^AK = 1 + ηλ_i/(1−β)
+  std::vector<std::vector<bool>> fit;  // rules × n: the rate is fitted iff snr ≥ kMinSnr
+  /// Both the AK rate of rule kHorizonRules[h] and EMA's are fitted along direction i.
+  bool horizon_fitted(std::size_t h, int i) const { return fit[kHorizonRules[h]][i] && fit[kEma][i]; }
+};
+/// The plan of one scenario (predictions and fit selection, no simulation).
+Plan plan(const Model& md, const Mat& Q);
+
+/// What the Monte-Carlo run of one scenario measured.
+struct Measured {
+  McResult res;
+  Vec mean, se;  // T_{t0+k}u_i per observable obs()
+  std::vector<std::vector<MeanEstimate>> rate;     // rules × n: jackknifed AR(1) rate
+  std::vector<std::vector<MeanEstimate>> horizon;  // |kHorizonRules| × n: fitted pairs only
+};
+/// Simulates one scenario and estimates its rates and horizon ratios (jackknife over groups).
+Measured measure(ExperimentContext& ctx, const Model& md, const Scenario& S, const Plan& pl,
+                 long long trials);
+
 /// Fit window from theory: pairs k = 0..L−1, L the first lag where β̃^L ≤ 5%, ≥ 3 pairs.
 int window(double rate);
 /// Least-squares AR(1) ratio Σ y_{k+1}y_k / Σ y_k² of a mean trajectory.
 double ar1(const Vec& v, int n, int r, int i, int L);
+/// The tables: mean trajectories, fitted rates (with the selection), horizon ratios.
+void write_tables(ExperimentContext& ctx, const Model& md, const std::vector<Scenario>& scenarios,
+                  const std::vector<Plan>& plans, const std::vector<Measured>& measured,
+                  const std::vector<std::string>& dname);
 /// The three figures: decay of |E[T u_i]| against k, fitted rates against λ, horizon ratio.
 void figures(ExperimentContext& ctx, const Model& md, const std::vector<Scenario>& scenarios,
-             const std::vector<std::vector<int>>& shown_floor, const std::vector<Vec>& ses,
+             const std::vector<Plan>& plans, const std::vector<Measured>& measured,
              const std::vector<std::string>& dname);
 
 }  // namespace akm::exp::t05
