@@ -21,14 +21,15 @@ struct Series {
 /// A measured curve with its ± standard-error bars and the prediction it is checked against:
 /// two series of one CSV sharing x and the row filter (Figure::measured_vs_predicted).
 struct MeasuredPredicted {
-  std::string csv;                      ///< file name in the experiment folder
-  std::string x;                        ///< column name of x
+  // Every member has a default, so a designated initializer may leave any of them out.
+  std::string csv{};                    ///< file name in the experiment folder
+  std::string x{};                      ///< column name of x
   std::string measured = "measured";    ///< column of the measured means
   std::string se = "stderr";            ///< column of their standard errors
   std::string predicted = "predicted";  ///< column of the prediction
-  std::string measured_title;           ///< legend of the measured points (empty: none)
-  std::string predicted_title;          ///< legend of the prediction (empty: none)
-  std::string where;                    ///< optional filter "column=value" of both series
+  std::string measured_title{};         ///< legend of the measured points (empty: none)
+  std::string predicted_title{};        ///< legend of the prediction (empty: none)
+  std::string where{};                  ///< optional filter "column=value" of both series
 };
 
 /// A gnuplot figure drawn from the CSVs of an experiment folder.
