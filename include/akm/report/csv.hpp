@@ -18,11 +18,15 @@ struct CsvTable {
   /// (bool as 0 or 1), so a row takes `int`, `std::size_t` or `long` without a cast.
   /// Implicit constructors, so a row is a brace list: `t.add({name, k, 0.5})`.
   struct Cell : std::variant<double, long long, std::string> {
-    using Value = std::variant<double, long long, std::string>;
+    using Value = std::variant<double, long long, std::string>;  ///< what a cell holds
+    /// A number written with 17 significant digits.
     Cell(double v) : Value(v) {}
+    /// An integer of any type, written exactly (std::out_of_range beyond long long's range).
     template <std::integral I>
     Cell(I v) : Value(as_long_long(v)) {}
+    /// A string, quoted when it holds a comma, a quote or a line break.
     Cell(std::string v) : Value(std::move(v)) {}
+    /// A string literal.
     Cell(const char* v) : Value(std::string(v)) {}
 
    private:
