@@ -32,9 +32,9 @@ def expected():
 
 
 def source_of(id_):
-    """The experiment file that registers the ID (`Registrar registration{"ID", ...`)."""
-    pattern = re.compile(r'Registrar registration\{\s*"' + re.escape(id_) + '"')
-    for f in sorted(ROOT.glob("experiments/*.cpp")):
+    """The experiment file that registers the ID (`Registrar registration{{ .id = "ID", ...`)."""
+    pattern = re.compile(r'Registrar registration\{\{\s*\.id = "' + re.escape(id_) + '"')
+    for f in sorted(ROOT.glob("experiments/**/*.cpp")):
         if pattern.search(f.read_text()):
             return f.relative_to(ROOT).as_posix()
     return ""
@@ -62,7 +62,7 @@ def render(akm):
         full, quick = status.get(id_, ("—", "—"))
         reg = full if full == quick else f"{full} (quick: {quick})"
         src = source_of(id_)
-        link = f"[{pathlib.PurePosixPath(src).name}](../{src})" if src else "—"
+        link = f"[{src.removeprefix('experiments/')}](../{src})" if src else "—"
         out.append(f"| [{id_}](../results/{id_}/index.html) | {slug} | {cell(title)} | "
                    f"{', '.join('`' + l + '`' for l in labels)} | {reg} | {link} |")
     out += ["", "`akm run ID --quick` runs one claim in seconds to minutes; `akm reproduce` runs them",

@@ -64,10 +64,11 @@ def clean(text):
 def main(paper):
     tex = pathlib.Path(paper).read_text()
     labels = []
-    for f in sorted(glob.glob(str(pathlib.Path(__file__).resolve().parent.parent / "experiments" / "*.cpp"))):
+    experiments = pathlib.Path(__file__).resolve().parent.parent / "experiments"
+    for f in sorted(glob.glob(str(experiments / "**" / "*.cpp"), recursive=True)):
         src = pathlib.Path(f).read_text()
-        for m in re.finditer(r'const Registrar registration\{\s*"\w+",\s*"[^"]*",\s*((?:"[^"]*"\s*)+),\s*((?:"[^"]*"\s*)+)', src):
-            for l in "".join(re.findall(r'"([^"]*)"', m.group(2))).split():
+        for m in re.finditer(r'const Registrar registration\{\{.*?\.labels = ((?:"[^"]*"\s*)+),', src, re.S):
+            for l in "".join(re.findall(r'"([^"]*)"', m.group(1))).split():
                 if l not in labels:
                     labels.append(l)
     rows = []

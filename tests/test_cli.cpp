@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
+#include <sstream>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -121,6 +123,25 @@ TEST(Cli, ListShowsTheCoreExperiments) {
   const auto r = run("list");
   ASSERT_EQ(r.code, 0);
   for (const char* id : {"T1", "T2", "T3", "T4", "T5"}) EXPECT_NE(r.out.find(id), std::string::npos) << id;
+}
+
+// `akm list --ids` (ctest's source of the quick_<ID> tests): one ID per line, the IDs of
+// `akm list` in its order, and nothing else.
+TEST(Cli, ListIdsPrintsOneIdPerLine) {
+  const auto ids = run_cli("list --ids", false);  // stdout only
+  const auto listed = run_cli("list", false);
+  ASSERT_EQ(ids.code, 0);
+  ASSERT_EQ(listed.code, 0);
+  std::string expected;  // the first word of each unindented line of `akm list`
+  std::istringstream rows(listed.out);
+  for (std::string line; std::getline(rows, line);)
+    if (!line.empty() && line[0] != ' ') expected += line.substr(0, line.find(' ')) + "\n";
+  EXPECT_EQ(ids.out, expected);
+  std::istringstream lines(ids.out);
+  int n = 0;
+  for (std::string id; std::getline(lines, id); ++n)
+    EXPECT_TRUE(std::regex_match(id, std::regex("[A-Z][0-9]+"))) << id;
+  EXPECT_GE(n, 20);
 }
 
 // A false-alarm rate near 1 makes every Monte-Carlo tolerance almost zero: the run must

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <string>
 
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/base/errors.hpp"
+#include "akm/report/notebook.hpp"
 #include "akm/report/report.hpp"
 
 namespace fs = std::filesystem;
@@ -88,6 +90,43 @@ TEST(CsvTable, AddRejectsWrongWidth) {
   EXPECT_THROW(t.add({1.0}), std::invalid_argument);
   EXPECT_THROW(t.add({1.0, 2.0, 3.0}), std::invalid_argument);
   EXPECT_EQ(t.rows.size(), 1u);
+}
+
+// Any integer type is a long long cell (bool as 0/1); one beyond long long's range is refused.
+TEST(CsvTable, CellsTakeAnyInteger) {
+  akm::CsvTable t;
+  t.header = {"int", "size_t", "short", "bool", "unsigned", "double", "text"};
+  t.add({-3, std::size_t{12}, static_cast<short>(7), true, 5u, 2.5, "x"});
+  EXPECT_EQ(std::get<long long>(t.rows[0][0]), -3);
+  EXPECT_EQ(std::get<long long>(t.rows[0][1]), 12);
+  EXPECT_EQ(std::get<long long>(t.rows[0][2]), 7);
+  EXPECT_EQ(std::get<long long>(t.rows[0][3]), 1);
+  EXPECT_EQ(std::get<long long>(t.rows[0][4]), 5);
+  EXPECT_EQ(std::get<double>(t.rows[0][5]), 2.5);
+  EXPECT_EQ(std::get<std::string>(t.rows[0][6]), "x");
+  EXPECT_EQ(akm::csv::csv_text(t), "int,size_t,short,bool,unsigned,double,text\n-3,12,7,1,5,2.5,x\n");
+  EXPECT_THROW(akm::CsvTable::Cell(std::numeric_limits<unsigned long long>::max()), std::out_of_range);
+}
+
+// The figure helpers build exactly what a hand-built figure holds (so the .gp and figure.json
+// of a figure do not depend on which way it was written).
+TEST(Figure, MeasuredVsPredictedIsTheHandBuiltPair) {
+  akm::Figure hand, helper;
+  hand.series.push_back({"decay.csv", "lag", "mean", "se", "AK measured", "errorbars", "rule=ak"});
+  hand.series.push_back({"decay.csv", "lag", "pred", "", "AK theory", "lines", "rule=ak"});
+  hand.series.push_back({"d.csv", "t", "measured", "stderr", "", "errorbars", ""});
+  hand.series.push_back({"d.csv", "t", "predicted", "", "", "lines", ""});
+  helper.measured_vs_predicted({.csv = "decay.csv", .x = "lag", .measured = "mean", .se = "se", .predicted = "pred",
+                                .measured_title = "AK measured", .predicted_title = "AK theory", .where = "rule=ak"})
+      .measured_vs_predicted({.csv = "d.csv", .x = "t"});
+  EXPECT_EQ(akm::figure_spec(helper).dump(), akm::figure_spec(hand).dump());
+}
+
+TEST(Figure, HeatmapItemDrawsAnImage) {
+  EXPECT_EQ(akm::heatmap_item("k.csv", "1", "2", "3"), "'k.csv' every ::1 using 1:2:3 with image notitle");
+  EXPECT_EQ(akm::heatmap_item("map.csv", "(log10($1))", "2", "7"),
+            "'map.csv' every ::1 using (log10($1)):2:7 with image notitle");
+  EXPECT_THROW(akm::heatmap_item("../k.csv", "1", "2", "3"), std::invalid_argument);
 }
 
 TEST_F(ReportTest, CsvRoundTripsFullPrecision) {

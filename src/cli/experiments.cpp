@@ -101,10 +101,18 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
   return mismatches.empty() ? 0 : 1;
 }
 
+// `akm list --ids` prints one ID per line and nothing else: ctest takes its quick_<ID> tests
+// from it (tests/quick_tests.cmake), so the registry is the only list of experiments.
 const RegisterCommand list_cmd(10, "list", [](CLI::App& app) -> Action {
-  app.add_subcommand("list", "list experiments: ID, title, paper labels");
-  return [] {
+  auto* list = app.add_subcommand("list", "list experiments: ID, title, paper labels");
+  auto ids_only = std::make_shared<bool>(false);
+  list->add_flag("--ids", *ids_only, "print the experiment IDs only, one per line");
+  return [ids_only] {
     for (const auto& e : Registry::instance().all()) {
+      if (*ids_only) {
+        std::cout << e.info.id << "\n";
+        continue;
+      }
       std::string labels;
       for (const auto& l : e.info.paper_labels) labels += (labels.empty() ? "" : ", ") + l;
       std::cout << fmt::format("{:<4} {:<14} {}\n     [{}]\n", e.info.id, e.info.slug, e.info.title, labels);

@@ -49,7 +49,7 @@ CsvTable rates_table(const simulate::Result& r) {
   for (const auto& d : r.rows)
     for (int a = 0; a < 2; ++a) {
       const simulate::ArmRow& x = a == 0 ? d.ak : d.ema;
-      t.add({std::string(a == 0 ? "ak" : "ema"), static_cast<long long>(d.index), d.lambda,
+      t.add({std::string(a == 0 ? "ak" : "ema"), d.index, d.lambda,
              d.lambda_hat, d.kappa, x.contraction.predicted, x.contraction.measured,
              x.contraction.se, x.coupling.predicted, x.coupling.measured, x.coupling.se,
              x.rate.predicted, x.rate.measured, x.rate.se, x.final_error.predicted,

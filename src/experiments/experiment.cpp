@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <sstream>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -68,12 +69,17 @@ const ExperimentEntry& Registry::require(const std::string& key) const {
   throw InputError("ID", key, fmt::format("must be one of {} (see `akm list`)", known));
 }
 
-Registrar::Registrar(const char* id, const char* slug, const char* title, const char* labels,
-                     const char* claim, ExperimentBody body) {
-  ExperimentInfo info{id, slug, title, {}, claim};
-  std::istringstream in(labels);
+Registrar::Registrar(const Registration& r) {
+  for (const char* field : {r.id, r.slug, r.title, r.labels, r.claim})
+    if (field == nullptr) throw std::logic_error("Registrar: every field of a Registration is required");
+  if (*r.id == '\0' || *r.slug == '\0') throw std::logic_error("Registrar: an empty ID or slug");
+  if (!r.body) throw std::logic_error(fmt::format("Registrar: {} has no body", r.id));
+  if (Registry::instance().find(r.id) || Registry::instance().find(r.slug))
+    throw std::logic_error(fmt::format("Registrar: {} ({}) is registered twice", r.id, r.slug));
+  ExperimentInfo info{r.id, r.slug, r.title, {}, r.claim};
+  std::istringstream in(r.labels);
   for (std::string l; in >> l;) info.paper_labels.push_back(l);
-  Registry::instance().add({std::move(info), std::move(body)});
+  Registry::instance().add({std::move(info), r.body});
 }
 
 McOptions ExperimentContext::mc(long long trials, const std::string& what, int groups) const {

@@ -155,6 +155,18 @@ std::string gnuplot_script(const Figure& fig, const std::vector<std::string>& it
 
 }  // namespace
 
+Figure& Figure::measured_vs_predicted(const MeasuredPredicted& c) {
+  series.push_back({c.csv, c.x, c.measured, c.se, c.measured_title, "errorbars", c.where});
+  series.push_back({c.csv, c.x, c.predicted, "", c.predicted_title, "lines", c.where});
+  return *this;
+}
+
+std::string heatmap_item(const std::string& csv, const std::string& x, const std::string& y,
+                         const std::string& z) {
+  require_plain_name(csv);
+  return fmt::format("'{}' every ::1 using {}:{}:{} with image notitle", csv, x, y, z);
+}
+
 bool gnuplot_available() {
   const char* path = std::getenv("PATH");
   if (!path) return false;

@@ -55,8 +55,8 @@ CsvTable to_table(const Map& map, const std::vector<MeasurePoint>* measured) {
     if (measured) {
       const MeasurePoint& m = (*measured)[k];
       for (double v : {m.predicted_rate, m.measured_rate, m.rate_se, m.rate_z}) row.emplace_back(finite_or_nan(v));
-      row.emplace_back(static_cast<long long>(m.lag));
-      row.emplace_back(static_cast<long long>(m.direction + 1));
+      row.emplace_back(m.lag);
+      row.emplace_back(m.direction + 1);
       for (double v : {m.diverged_fraction, m.growth, m.growth_se}) row.emplace_back(finite_or_nan(v));
     }
     t.add(std::move(row));
@@ -104,7 +104,7 @@ void write_heatmap(ResultDir& out, const Heatmap& h) {
     throw std::invalid_argument(fmt::format("heatmap '{}': column '{}' not in '{}'", h.name, h.column, h.csv));
   const std::string ux = h.x.log ? fmt::format("(log10(${}))", cx) : std::to_string(cx);
   const std::string uy = h.y.log ? fmt::format("(log10(${}))", cy) : std::to_string(cy);
-  f.functions.push_back(fmt::format("'{}' every ::1 using {}:{}:{} with image notitle", h.csv, ux, uy, cz));
+  f.functions.push_back(heatmap_item(h.csv, ux, uy, std::to_string(cz)));
   if (h.stability_lines_lambda_max) {
     const double lm = *h.stability_lines_lambda_max;
     const bool eta_x = h.x.param == Param::eta && h.y.param == Param::beta;

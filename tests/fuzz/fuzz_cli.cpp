@@ -2,7 +2,7 @@
 // split at NUL or newline bytes into argv. Every command line must end in exit code 0
 // (valid) or 2 (refused with a message), never 3, a crash or undefined behaviour, and
 // validation must never start an experiment: the registered experiments here are the real
-// IDs (from experiments/*.cpp) with bodies that abort.
+// IDs (from the registrations in experiments/*/claim.cpp) with bodies that abort.
 #include <unistd.h>
 
 #include <cstdint>
@@ -24,7 +24,8 @@ void validation_ran_work(akm::ExperimentContext&) { std::abort(); }
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   std::istringstream ids(AKM_FUZZ_EXPERIMENT_IDS);  // "T1,T2,…"
   for (std::string id; std::getline(ids, id, ',');)
-    akm::Registrar(id.c_str(), id.c_str(), "fuzz", "", "", validation_ran_work);
+    const akm::Registrar registered({.id = id.c_str(), .slug = id.c_str(), .title = "fuzz", .labels = "",
+                                     .claim = "", .body = validation_ran_work});
   // --out probes (and may create) folders: keep them inside a scratch folder.
   const auto scratch = std::filesystem::temp_directory_path() / ("akm-fuzz-cli-" + std::to_string(::getpid()));
   std::filesystem::create_directories(scratch);

@@ -105,7 +105,7 @@ struct Result {
 /// The verdict's false-alarm rate assumes the trial statistics have finite variance
 /// (finite fourth moments of the state). Arms fed the raw gradient (e·x)x — SGD-EMA, and
 /// AK-SGD with the raw key — are assured of that only well inside the mean-square region;
-/// the rule of experiments/t04_rates.cpp (from E[xxᵀxxᵀ] = 2Σ² + tr(Σ)Σ for Gaussian keys):
+/// the rule of experiments/t04_rates/claim.cpp (from E[xxᵀxxᵀ] = 2Σ² + tr(Σ)Σ for Gaussian keys):
 /// γ·(2λ_max + tr Σ) < 2 with γ = α × the buffer's largest gain (EMA 1, AK raw η/(1−β)).
 /// Returns one warning per arm outside it (a rule of thumb, so a warning, not a refusal).
 std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s);

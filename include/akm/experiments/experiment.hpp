@@ -82,16 +82,32 @@ class Registry {
   std::vector<ExperimentEntry> entries_;
 };
 
-/// Registers one experiment at static initialization. Each `experiments/<id>_<slug>.cpp` defines
-/// its body as an ordinary function and registers it once, after the body:
+/// What a claim registers, by name (designated initializers), all fields required.
+struct Registration {
+  const char* id;      ///< "T1"
+  const char* slug;    ///< "fixed-point"
+  const char* title;   ///< one-line title
+  const char* labels;  ///< the paper labels, space-separated: "thm:fixedpoint eq:dm-eigen"
+  const char* claim;   ///< one line, formula in plain text
+  ExperimentBody body;  ///< the function that runs it
+};
+
+/// Registers one experiment at static initialization. Each claim defines its body as an
+/// ordinary function and registers it once, after the body:
 ///   static void t01_fixed_point(ExperimentContext& ctx) { ... }
-///   const Registrar registration{"T1", "fixed-point", "title", "thm:fixedpoint eq:dm-eigen",
-///                                "claim", t01_fixed_point};
-/// tests/CMakeLists.txt reads the IDs from `Registrar registration{"ID"` (keep that spelling).
+///   const Registrar registration{{
+///       .id = "T1",
+///       .slug = "fixed-point",
+///       .title = "title",
+///       .labels = "thm:fixedpoint eq:dm-eigen",
+///       .claim = "claim",
+///       .body = t01_fixed_point,
+///   }};
+/// ctest and the docs read the IDs from `akm list --ids`, not from the sources.
 struct Registrar {
-  /// `labels` is a space-separated list of paper labels.
-  Registrar(const char* id, const char* slug, const char* title, const char* labels,
-            const char* claim, ExperimentBody body);
+  /// Adds the experiment to Registry::instance(); std::logic_error when a field is missing,
+  /// the ID or slug is empty, or either is already registered.
+  explicit Registrar(const Registration& r);
 };
 
 /// The outcome of run_experiment.

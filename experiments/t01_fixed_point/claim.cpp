@@ -1,0 +1,198 @@
+// T1 fixed-point — [thm:fixedpoint, cor:fixedpoint-normalized, eq:dm-eigen, tab:targets]
+//
+// E[M_t] → M* = ηḠ((1−β)I+ηΣ)^{-1} (raw key), Ĝ(μI+Σ̂)^{-1} (normalized key); per direction
+// M*u_i = φ_i Ḡu_i. Because M_{t−1} is independent of x_t, the transient is exact too:
+// E[M_t]u_i = M*u_i (1 − β̃_i^t) from M_0 = 0, so every checkpoint is checked with no bias
+// term. With δ = Ax + ξ: Ḡu_i = λ_i A u_i and Ĝu_i = κ_i A u_i [eq:dm-eigen].
+#include <fmt/format.h>
+
+#include "akm/rules/kernels.hpp"
+#include "akm/random/random.hpp"
+#include "common.hpp"
+#include "sensitivity.hpp"
+
+namespace akm::exp {
+namespace {
+
+constexpr int kM = 2;            // rows of the buffer (value dimension)
+constexpr double kEtaNorm = 0.5;
+constexpr double kNoise = 0.5;   // σ of ξ
+constexpr int kSteps = 150;
+const std::vector<int> kCheckpoints{5, 25, kSteps};
+
+struct Run {
+  const Setting& s;
+  Key key;
+  double eta;
+  Mat A;
+};
+
+// Observables: for each checkpoint, M_t (m×n, column-major = the m entries of each M_t u_i);
+// then, for the transient figure, the A-projected ratio of each shown direction at every t.
+McResult simulate(ExperimentContext& ctx, const Run& run, std::uint64_t seed, long long trials,
+                  const std::vector<int>& shown) {
+  const int n = run.s.n();
+  const std::size_t n_obs = kCheckpoints.size() * kM * n + shown.size() * kSteps;
+  auto kernel = [&](long long trial, double* out) {
+    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
+    Mat M = Mat::Zero(kM, n);
+    Vec x(n), k(n), delta(kM), r(kM);
+    std::size_t cp = 0;
+    double* tr = out + kCheckpoints.size() * kM * n;
+    for (int t = 1; t <= kSteps; ++t) {
+      kern::gaussian_key(keys, run.s.sqrt_lambda, x);
+      delta.noalias() = run.A * x;
+      for (int r2 = 0; r2 < kM; ++r2) delta[r2] += kNoise * noise.normal();
+      kern::key_for(run.key, x, k);
+      kern::ak_step(M, delta, k, kBeta, run.eta, r);
+      if (cp < kCheckpoints.size() && t == kCheckpoints[cp]) {
+        std::copy(M.data(), M.data() + kM * n, out + cp * kM * n);
+        ++cp;
+      }
+      for (std::size_t d = 0; d < shown.size(); ++d) {
+        const int i = shown[d];
+        const double target = run.s.gain(run.key, i) *
+                              theory::phi(theory::mu(kBeta, run.eta), run.s.lam(run.key, i));
+        tr[d * kSteps + (t - 1)] = run.A.col(i).dot(M.col(i)) / (run.A.col(i).squaredNorm() * target);
+      }
+    }
+  };
+  return monte_carlo(ctx.mc(trials, fmt::format("T1 {} {}", run.s.name, to_string(run.key))),
+                     n_obs, kernel);
+}
+
+}  // namespace
+
+static void t01_fixed_point(ExperimentContext& ctx) {
+  const long long R = trials(ctx, 20000, 2000);
+  const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
+                                      make_setting("power", kPower, ctx.opts.seed)};
+  ctx.params = {{"beta", kBeta}, {"m", kM}, {"noise_sigma", kNoise}, {"steps", kSteps},
+                {"checkpoints", kCheckpoints}, {"trials", R}, {"M0", "zero"},
+                {"value_stream", "delta = A x + xi, xi ~ N(0, noise_sigma^2 I), A in the eigenbasis"},
+                {"settings", nlohmann::json::array()}};
+
+  for (const Key key : {Key::raw, Key::normalized}) {
+    CsvTable table{{"spectrum", "direction", "lambda", "lambda_hat", "kappa", "lam_key", "phi",
+                    "predicted_ratio", "measured_ratio", "stderr_ratio"}, {}};
+    CsvTable trans{{"spectrum", "direction", "t", "predicted_gap", "measured_gap", "stderr_gap"}, {}};
+    double mu_shown = 0;
+    for (const Setting& s : settings) {
+      const int n = s.n();
+      const double eta = key == Key::raw ? raw_eta(s, 0.4) : kEtaNorm;
+      const double mu = theory::mu(kBeta, eta);
+      if (s.name == "spiked") mu_shown = mu;
+      const Mat A = value_map(kM, n, derive_seed(ctx.opts.seed, "T1/A/" + s.name));
+      const auto shown = shown_directions(n);
+      const Run run{s, key, eta, A};
+      const auto res = simulate(ctx, run, derive_seed(ctx.opts.seed, "T1/" + s.name + to_string(key)),
+                                R, shown);
+      const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+
+      nlohmann::json sp = setting_params(s);
+      sp["key"] = to_string(key);
+      sp["eta"] = eta;
+      sp["A"] = nlohmann::json::array();
+      for (int r = 0; r < kM; ++r) sp["A"].push_back(to_std(A.row(r).transpose()));
+      ctx.params["settings"].push_back(sp);
+
+      for (std::size_t cp = 0; cp < kCheckpoints.size(); ++cp) {
+        const int t = kCheckpoints[cp];
+        for (int i = 0; i < n; ++i) {
+          const double lam = s.lam(key, i);
+          const double bt = theory::beta_tilde(kBeta, eta, lam);
+          for (int r = 0; r < kM; ++r) {
+            // E[M_t u_i] = (gain_i A u_i) φ_i (1 − β̃_i^t)  [eq:dm-eigen + exact transient]
+            const double target = s.gain(key, i) * A(r, i) * theory::phi(mu, lam);
+            const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
+            ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
+                          theory::transient_mean(target, bt, t), res.total.estimate(static_cast<Eigen::Index>(o)));
+            // Alternative: the EMA buffer fed the same stream [eq:ema-update, tab:targets],
+            // E[M_t]u_i = Ḡu_i (1 − β^t) with Ḡu_i = λ_i A u_i — no φ_i shrinkage, rate β.
+            ctx.checks.against(theory::transient_mean(s.spectrum.lambda[i] * A(r, i), kBeta, t), "EMA");
+            // Resolution: the prediction as a function of (η, β, λ), the gain held fixed.
+            annotate_sensitivity(ctx.checks, log_sensitivity(
+                [&](double e, double b, double sc) {
+                  const double l = sc * lam;
+                  return theory::transient_mean(s.gain(key, i) * A(r, i) * theory::phi(theory::mu(b, e), l),
+                                                theory::beta_tilde(b, e, l), t);
+                }, eta, kBeta));
+          }
+        }
+      }
+      // Figure data at the last checkpoint: the A-projected ratio M u_i / (gain_i A u_i).
+      const std::size_t last = (kCheckpoints.size() - 1) * kM * n;
+      for (int i = 0; i < n; ++i) {
+        const double lam = s.lam(key, i), g = s.gain(key, i);
+        const double a2 = A.col(i).squaredNorm();
+        double m_ratio = 0, var = 0;
+        for (int r = 0; r < kM; ++r) {
+          const std::size_t o = last + static_cast<std::size_t>(i) * kM + r;
+          m_ratio += A(r, i) * mean[o] / (a2 * g);
+          var += std::pow(A(r, i) * se[o] / (a2 * g), 2);  // rows are close to independent
+        }
+        const double phi = theory::phi(mu, lam);
+        table.add({s.name, i + 1, s.spectrum.lambda[i], s.moments.lambda_hat[i],
+                   s.moments.kappa[i], lam, phi,
+                   theory::transient_mean(phi, theory::beta_tilde(kBeta, eta, lam), kSteps), m_ratio,
+                   std::sqrt(var)});
+      }
+      const std::size_t base = kCheckpoints.size() * kM * n;
+      for (std::size_t d = 0; d < shown.size() && s.name == "spiked"; ++d) {
+        const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, shown[d]));
+        for (int t = 1; t <= kSteps; ++t) {
+          const std::size_t o = base + d * kSteps + (t - 1);
+          trans.add({s.name, dir_name(shown[d]), t, std::pow(bt, t),
+                     1.0 - mean[o], se[o]});
+        }
+      }
+    }
+    const std::string k = to_string(key);
+    ctx.out.write_csv("data_" + k + ".csv", table);
+    ctx.out.write_csv("data_transient_" + k + ".csv", trans);
+
+    Figure fig;
+    fig.name = "fixed-point-" + k;
+    fig.title = fmt::format("T1 fixed point, {} key, β = {}: M*u_i / {}u_i", k, kBeta,
+                            key == Key::raw ? "Ḡ" : "Ĝ");
+    fig.xlabel = key == Key::raw ? "λ_i (eigenvalue of Σ)" : "λ̂_i (eigenvalue of Σ̂)";
+    fig.ylabel = "ratio to the gradient along u_i";
+    fig.logx = fig.logy = true;
+    for (const Setting& s : settings)
+      fig.series.push_back({"data_" + k + ".csv", "lam_key", "measured_ratio", "stderr_ratio",
+                            "measured (" + s.name + ")", "errorbars", "spectrum=" + s.name});
+    fig.series.push_back({"data_" + k + ".csv", "lam_key", "phi", "", "AK φ_i (power law)", "lines",
+                          "spectrum=power"});
+    fig.functions = {fmt::format("1/({:.10g}+x) title 'AK φ = 1/(μ+λ), spiked μ = {:.3g}' lw 2 dt 2", mu_shown, mu_shown),
+                     "1 title 'EMA (1)' lw 2 lc rgb 'gray40'",
+                     "1/x title 'Wiener (1/λ)' lw 2 lc rgb 'black' dt 3"};
+    ctx.out.figure(fig);
+
+    Figure tf;
+    tf.name = "transient-" + k;
+    tf.title = fmt::format("T1 transient, {} key, spiked: 1 − E[M_t u_i]/M*u_i = β̃_i^t", k);
+    tf.xlabel = "step t";
+    tf.ylabel = "remaining gap";
+    tf.logy = true;
+    for (int i : shown_directions(settings[0].n())) {
+      tf.series.push_back({"data_transient_" + k + ".csv", "t", "measured_gap", "", "measured " + dir_name(i),
+                           "points", "direction=" + dir_name(i)});
+      tf.series.push_back({"data_transient_" + k + ".csv", "t", "predicted_gap", "", "β̃^t " + dir_name(i),
+                           "lines", "direction=" + dir_name(i)});
+    }
+    tf.extra = {"set yrange [1e-4:2]"};
+    ctx.out.figure(tf);
+  }
+}
+
+const Registrar registration{{
+    .id = "T1",
+    .slug = "fixed-point",
+    .title = "Fixed point of the AK buffer: M*u_i = φ_i Ḡu_i",
+    .labels = "thm:fixedpoint cor:fixedpoint-normalized eq:dm-eigen tab:targets",
+    .claim = "E[M_t]u_i = φ_i Ḡu_i (1 − β̃_i^t), φ_i = 1/(μ+λ_i), μ = (1−β)/η; normalized key: "
+             "Ĝ, λ̂_i",
+    .body = t01_fixed_point,
+}};
+
+}  // namespace akm::exp

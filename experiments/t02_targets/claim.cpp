@@ -1,0 +1,47 @@
+// T2 targets — [def:wms, def:fms, app:divergent-optima, app:updates-as-sgd, rem:kfac,
+// tab:targets, par:fixed-point]
+//
+// Two estimation objectives for the buffer M from pairs (x, δ):
+//   J_w(M) = ½E‖M − δxᵀ‖_F²  [def:wms]  minimized by M_w* = Ḡ        (EMA's target)
+//   J_f(M) = ½E‖δ − Mx‖²     [def:fms]  minimized by M_f* = ḠΣ^{-1}  (Wiener, pure delta)
+// [app:divergent-optima]. EMA is online SGD on J_w, the pure delta rule online SGD on J_f
+// [app:updates-as-sgd]. With δ = Ax + ξ: Ḡ = AΣ, ḠΣ^{-1} = A and Ḡu_i = λ_i A u_i.
+// Both rules are affine in M and M_{t−1} is independent of x_t, so from M_0 = 0 the means
+// are exact at every step: E[M_t] = Ḡ(1 − β^t) (EMA), E[M_t] = ḠΣ^{-1}(I − (I − ηΣ)^t)
+// (pure delta), i.e. E[M_t]u_i = Au_i(1 − (1 − ηλ_i)^t). No Monte-Carlo check needs a bias
+// term. The other claims (sample minimizers, uniform multiples iff Σ = cI, the μ limits of
+// φ_i [tab:targets], the K-FAC input-side factor [rem:kfac]) are deterministic.
+#include "t02_targets.hpp"
+
+namespace akm::exp {
+
+using namespace t02;
+
+static void t02_targets(ExperimentContext& ctx) {
+  ctx.params = {{"m", kM}, {"noise_sigma", kNoise},
+                {"value_stream", "delta = A x + xi, xi ~ N(0, noise_sigma^2 I), "
+                                 "x ~ N(0, U diag(lambda) U^T) (U = I unless given)"}};
+  const Setting online = make_setting("power", kOnlineSpec, ctx.opts.seed);
+  online_rules(ctx, online);
+  const Dense dense = make_dense(ctx.opts.seed);
+  ctx.params["least_squares_setting"] = dense_params(dense);
+  least_squares(ctx, dense);
+  uniform_multiples(ctx);
+  mu_limits(ctx, online.spectrum.lambda);
+  kfac(ctx, dense);
+}
+
+const Registrar registration{{
+    .id = "T2",
+    .slug = "targets",
+    .title = "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
+    .labels = "def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac tab:targets "
+              "par:fixed-point",
+    .claim = "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
+             "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
+             "φ_i/φ_j → 1 as μ → ∞",
+    .body = t02_targets,
+}};
+
+}  // namespace akm::exp
+

@@ -1,0 +1,155 @@
+// T2 targets, online rules: EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd].
+// The claims: claim.cpp.
+#include "t02_targets.hpp"
+
+namespace akm::exp::t02 {
+namespace {
+
+// ------------------------------- EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd]
+
+struct Online {
+  BufferKind rule;  // ema or delta
+  double beta, eta;  // EMA: β (η unused); pure delta: β = 1 and η
+  int steps;
+  std::vector<int> checkpoints;
+  long long trials;
+  std::string name() const { return to_string(rule); }
+  /// Per-step contraction of E[M_t]u_i: β for EMA, 1 − ηλ_i for the pure delta rule.
+  double contraction(double lam) const {
+    return rule == BufferKind::ema ? beta : theory::beta_tilde(1.0, eta, lam);
+  }
+  /// lim E[M_t]u_i / Au_i: λ_i for EMA (→ Ḡ), 1 for pure delta (→ ḠΣ^{-1} = A).
+  double gain(double lam) const { return rule == BufferKind::ema ? lam : 1.0; }
+};
+
+// Observables: M_t at each checkpoint (column-major, so M_t u_i are m consecutive entries),
+// then per direction the A-projected ratio M_T u_i / Ḡu_i at the last step (figure (i)).
+McResult simulate_online(ExperimentContext& ctx, const Setting& s, const Mat& A, const Online& o,
+                         std::uint64_t seed) {
+  const int n = s.n();
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  auto kernel = [&](long long trial, double* out) {
+    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
+    Mat M = Mat::Zero(kM, n);
+    Vec x(n), delta(kM), r(kM);
+    std::size_t cp = 0;
+    for (int t = 1; t <= o.steps; ++t) {
+      kern::gaussian_key(keys, s.sqrt_lambda, x);
+      delta.noalias() = A * x;
+      for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
+      if (o.rule == BufferKind::ema)
+        kern::ema_step(M, delta, x, o.beta);  // online SGD on J_w [app:updates-as-sgd (a)]
+      else
+        kern::ak_step(M, delta, x, 1.0, o.eta, r);  // online SGD on J_f [app:updates-as-sgd (b)]
+      if (cp < o.checkpoints.size() && t == o.checkpoints[cp]) {
+        std::copy(M.data(), M.data() + block, out + cp * block);
+        ++cp;
+      }
+    }
+    double* ratio = out + o.checkpoints.size() * block;
+    for (int i = 0; i < n; ++i)
+      ratio[i] = A.col(i).dot(M.col(i)) / (A.col(i).squaredNorm() * s.spectrum.lambda[i]);
+  };
+  return monte_carlo(ctx.mc(o.trials, "T2 " + o.name()), o.checkpoints.size() * block + n, kernel);
+}
+
+// E[M_t u_i] = gain_i A u_i (1 − c_i^t): per checkpoint, direction and row.
+void check_online(ExperimentContext& ctx, const Setting& s, const Mat& A, const Online& o,
+                  const McResult& res, CsvTable& table) {
+  const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+  const int n = s.n();
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  for (std::size_t cp = 0; cp < o.checkpoints.size(); ++cp) {
+    const int t = o.checkpoints[cp];
+    for (int i = 0; i < n; ++i) {
+      const double lam = s.spectrum.lambda[i];
+      for (int r = 0; r < kM; ++r) {
+        const std::size_t k = cp * block + static_cast<std::size_t>(i) * kM + r;
+        ctx.checks.mc(fmt::format("{}/t={}/{}[{}]", o.name(), t, dir_label(i), r),
+                      theory::transient_mean(o.gain(lam) * A(r, i), o.contraction(lam), t),
+                      res.total.estimate(static_cast<Eigen::Index>(k)));
+        // These rules are not AK, so EMA is no alternative: each must rule out the other's
+        // target at its own transient — EMA → ḠΣ^{-1} (gain 1) instead of Ḡ (gain λ_i), pure
+        // delta → Ḡ instead of ḠΣ^{-1} [app:divergent-optima]. Where λ_i = 1 they coincide.
+        const double other_gain = o.rule == BufferKind::ema ? 1.0 : lam;
+        ctx.checks.against(theory::transient_mean(other_gain * A(r, i), o.contraction(lam), t),
+                           o.rule == BufferKind::ema ? "G Sigma^-1 target" : "G target");
+      }
+    }
+  }
+  const std::size_t base = o.checkpoints.size() * block;
+  for (int i = 0; i < n; ++i) {
+    const double lam = s.spectrum.lambda[i];
+    table.add({o.name(), dir_label(i), lam, o.gain(lam) / lam,
+               theory::transient_mean(o.gain(lam) / lam, o.contraction(lam), o.steps),
+               mean[base + i], se[base + i]});
+  }
+}
+
+void online_figure(ExperimentContext& ctx, const Online& ema, const Online& delta) {
+  Figure fig;
+  fig.name = "targets";
+  fig.title = fmt::format("T2 targets: EMA (β = {}) → Ḡ, pure delta (ηλ_{{max}} = {}) → ḠΣ^{{-1}}",
+                          ema.beta, kEtaLamMax);
+  fig.xlabel = "λ_i (eigenvalue of Σ)";
+  fig.ylabel = "M_T u_i / Ḡu_i  (trial mean ± s.e.)";
+  fig.logx = fig.logy = true;
+  fig.series = {
+      {"data_online.csv", "lambda", "measured_ratio", "stderr_ratio",
+       fmt::format("EMA, T = {}", ema.steps), "errorbars", "rule=ema"},
+      {"data_online.csv", "lambda", "measured_ratio", "stderr_ratio",
+       fmt::format("pure delta, T = {}", delta.steps), "errorbars", "rule=delta"},
+      {"data_online.csv", "lambda", "predicted_ratio", "", "exact mean at T (EMA)", "lines",
+       "rule=ema"},
+      {"data_online.csv", "lambda", "predicted_ratio", "", "exact mean at T (delta)", "lines",
+       "rule=delta"}};
+  fig.functions = {"1 title 'EMA target Ḡ: ratio 1' lw 1 dt 2 lc rgb 'gray30'",
+                   "1/x title 'Wiener target ḠΣ^{-1}: ratio 1/λ_i' lw 1 dt 2 lc rgb 'black'"};
+  fig.extra = {"set xrange [0.07:13]", "set yrange [0.07:15]"};
+  ctx.out.figure(fig);
+}
+
+}  // namespace
+
+/// Refuses a Monte Carlo whose variance grows without bound: its standard errors would
+/// mean nothing. The radius is that of the second-moment map of a buffer row
+/// v ← v(βI − ηxxᵀ), raw Gaussian keys (E1, theory/phase.hpp); < 1 bounds the trial variance.
+double require_mean_square_stable(const Vec& lambda, double beta, double eta,
+                                  const std::string& what) {
+  const double rho = phase::ms_radius(phase::ms_matrix_raw(lambda, beta, eta));  // [E1]
+  if (!(rho < 1.0))
+    throw std::logic_error(fmt::format(
+        "T2 {}: mean-square radius {:.6g} >= 1 at beta = {}, eta = {:.6g} (eta*lambda_max = "
+        "{:.3g}); lower eta so the buffer variance stays bounded",
+        what, rho, beta, eta, eta * lambda.maxCoeff()));
+  return rho;
+}
+
+void online_rules(ExperimentContext& ctx, const Setting& s) {
+  const Mat A = value_map(kM, s.n(), derive_seed(ctx.opts.seed, "T2/A/online"));
+  const double eta = kEtaLamMax / s.spectrum.lambda.maxCoeff();
+  const double rho = require_mean_square_stable(s.spectrum.lambda, 1.0, eta, "pure delta");
+  const Online ema{BufferKind::ema, kBetaEma, 0.0, kEmaSteps, kEmaCheckpoints, trials(ctx, 20000, 2000)};
+  const Online delta{BufferKind::delta, 1.0, eta, kDeltaSteps, kDeltaCheckpoints,
+                     trials(ctx, 8000, 800)};
+  ctx.params["online"] = {
+      {"spec", s.spectrum.spec}, {"lambda", to_std(s.spectrum.lambda)}, {"A", rows_json(A)},
+      {"M0", "zero"},
+      {"ema", {{"beta", ema.beta}, {"steps", ema.steps}, {"checkpoints", ema.checkpoints},
+               {"trials", ema.trials}, {"prediction", "E[M_t u_i] = lambda_i A u_i (1 - beta^t)"}}},
+      {"delta", {{"beta", 1.0}, {"eta", eta}, {"steps", delta.steps},
+                 {"checkpoints", delta.checkpoints}, {"trials", delta.trials},
+                 {"mean_square_radius", rho},
+                 {"prediction", "E[M_t u_i] = A u_i (1 - (1 - eta lambda_i)^t)"}}}};
+
+  CsvTable table{{"rule", "direction", "lambda", "target_ratio", "predicted_ratio",
+                  "measured_ratio", "stderr_ratio"}, {}};
+  for (const Online* o : {&ema, &delta}) {
+    const auto res = simulate_online(ctx, s, A, *o, derive_seed(ctx.opts.seed, "T2/" + o->name()));
+    check_online(ctx, s, A, *o, res, table);
+  }
+  ctx.out.write_csv("data_online.csv", table);
+  online_figure(ctx, ema, delta);
+}
+
+}  // namespace akm::exp::t02

@@ -1,0 +1,205 @@
+// T3 transport — [lem:transport, eq:transport-expansion, eq:horizon]
+//
+// For independent keys E[P_{ℓ→t}] = (βI − ηΣ)^{t−ℓ}, so a row vector u_iᵀ pushed through
+// the factors βI − ηxxᵀ keeps, in the mean, only its u_i component, scaled by β̃_i^k, and
+// the summed impulse response Σ_k β̃_i^k is the horizon τ_i = 1/(1−β̃_i). Pushing all n
+// rows at once is pushing the identity: P_k = Π_{j≤k}(βI − ηx_jx_jᵀ), in the eigenbasis.
+#include <fmt/format.h>
+
+#include "akm/rules/kernels.hpp"
+#include "akm/rules/rules.hpp"
+#include "common.hpp"
+#include "sensitivity.hpp"
+
+namespace akm::exp {
+namespace {
+
+constexpr double kEtaNorm = 0.5;
+constexpr int kSteps = 150;   // total pushes; the horizon sum is truncated here
+constexpr int kLags = 60;     // lags whose diagonal is recorded for the figure
+const std::vector<int> kCheckLags{1, 2, 5, 10, 20, 40};
+const std::vector<int> kFullLags{1, 5, 20};  // lags where every entry of P is recorded
+
+struct Layout {
+  int n;
+  std::size_t diag(int lag, int i) const { return static_cast<std::size_t>((lag - 1) * n + i); }
+  std::size_t full(std::size_t f, int r, int c) const {
+    return static_cast<std::size_t>(kLags * n) + f * n * n + static_cast<std::size_t>(c * n + r);
+  }
+  std::size_t horizon(int i) const { return static_cast<std::size_t>(kLags * n) + kFullLags.size() * n * n + i; }
+  std::size_t size() const { return horizon(n); }
+};
+
+McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta, std::uint64_t seed,
+                  long long trials) {
+  const int n = s.n();
+  const Layout L{n};
+  auto kernel = [&](long long trial, double* out) {
+    Stream keys(seed, trial, Purpose::keys);
+    Mat P = Mat::Identity(n, n);
+    Vec x(n), k(n), r(n);
+    for (int i = 0; i < n; ++i) out[L.horizon(i)] = 1.0;  // k = 0 term of Σ_k P_k
+    std::size_t f = 0;
+    for (int lag = 1; lag <= kSteps; ++lag) {
+      kern::gaussian_key(keys, s.sqrt_lambda, x);
+      kern::key_for(key, x, k);
+      kern::transport_step(P, k, kBeta, eta, r);
+      for (int i = 0; i < n; ++i) out[L.horizon(i)] += P(i, i);
+      if (lag <= kLags)
+        for (int i = 0; i < n; ++i) out[L.diag(lag, i)] = P(i, i);
+      if (f < kFullLags.size() && lag == kFullLags[f]) {
+        for (int c = 0; c < n; ++c)
+          for (int r2 = 0; r2 < n; ++r2) out[L.full(f, r2, c)] = P(r2, c);
+        ++f;
+      }
+    }
+  };
+  return monte_carlo(ctx.mc(trials, fmt::format("T3 {} {}", s.name, to_string(key))), L.size(), kernel);
+}
+
+// [eq:transport-expansion] equals the recursion: one path, random basis, exact arithmetic
+// up to rounding. Returns the max entry difference relative to ‖M_t‖_F.
+double expansion_vs_recursion(Key key, std::uint64_t seed) {
+  const int n = 8, m = 3, T = 40;
+  const double beta = kBeta, eta = key == Key::raw ? 0.05 : kEtaNorm;
+  const Spectrum s = parse_spectrum("spiked:n=8,spikes=10/3,floor=1,basis=random", seed);
+  const Mat root = s.basis * s.lambda.cwiseSqrt().asDiagonal();
+  Stream st(seed, 0, Purpose::keys);
+  std::vector<Vec> keys, deltas;
+  Mat M = Mat::Zero(m, n);
+  for (int t = 0; t < T; ++t) {
+    Vec z(n), d(m);
+    for (int i = 0; i < n; ++i) z[i] = st.normal();
+    for (int r = 0; r < m; ++r) d[r] = st.normal();
+    Vec x = root * z;
+    if (key == Key::normalized) x /= x.norm();
+    keys.push_back(x);
+    deltas.push_back(d);
+    rules::ak_raw(M, d, x, beta, eta);  // the recursion (x already normalized if asked)
+  }
+  Mat E = Mat::Zero(m, n);
+  for (int l = 0; l < T; ++l) {
+    Mat P = Mat::Identity(n, n);
+    for (int j = l + 1; j < T; ++j) P = P * (beta * Mat::Identity(n, n) - eta * keys[j] * keys[j].transpose());
+    E += eta * deltas[l] * keys[l].transpose() * P;
+  }
+  return (E - M).cwiseAbs().maxCoeff() / M.norm();
+}
+
+}  // namespace
+
+static void t03_transport(ExperimentContext& ctx) {
+  const long long R = trials(ctx, 6000, 800);
+  const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
+                                      make_setting("power", kPower, ctx.opts.seed)};
+  ctx.params = {{"beta", kBeta}, {"steps", kSteps}, {"check_lags", kCheckLags}, {"full_lags", kFullLags},
+                {"trials", R}, {"P0", "identity"}, {"settings", nlohmann::json::array()}};
+
+  for (const Key key : {Key::raw, Key::normalized}) {
+    const std::string k = to_string(key);
+    CsvTable lags{{"spectrum", "direction", "lag", "predicted", "measured", "stderr"}, {}};
+    CsvTable hz{{"spectrum", "direction", "lam_key", "tau", "measured_sum", "stderr_sum"}, {}};
+    for (const Setting& s : settings) {
+      const int n = s.n();
+      const Layout L{n};
+      const double eta = key == Key::raw ? raw_eta(s, 0.4) : kEtaNorm;
+      const auto res = simulate(ctx, s, key, eta, derive_seed(ctx.opts.seed, "T3/" + s.name + k), R);
+      const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+      nlohmann::json sp = setting_params(s);
+      sp["key"] = k;
+      sp["eta"] = eta;
+      ctx.params["settings"].push_back(sp);
+
+      for (int i = 0; i < n; ++i) {
+        const double lam = s.lam(key, i);
+        const double bt = theory::beta_tilde(kBeta, eta, lam);
+        // Alternative: EMA transports u_iᵀ by β per step [eq:ema-update], E[P_k]u_i = β^k u_i,
+        // horizon 1/(1−β). Resolution: derivatives of the same closed forms in (η, β, λ).
+        for (int lag : kCheckLags) {
+          ctx.checks.mc(fmt::format("{}/{}/{}/lag={}", k, s.name, dir_name(i), lag), std::pow(bt, lag),
+                        res.total.estimate(static_cast<Eigen::Index>(L.diag(lag, i))));
+          ctx.checks.against(std::pow(kBeta, lag), "EMA");
+          annotate_sensitivity(ctx.checks, log_sensitivity(
+              [&](double e, double b, double sc) { return std::pow(theory::beta_tilde(b, e, sc * lam), lag); },
+              eta, kBeta));
+        }
+        // Σ_{k=0}^{K} β̃^k differs from τ by the deterministic tail |β̃|^{K+1}/(1−β̃).
+        const double tau = theory::horizon(bt);
+        ctx.checks.mc(fmt::format("{}/{}/{}/horizon", k, s.name, dir_name(i)), tau, mean[L.horizon(i)],
+                      se[L.horizon(i)], 0.0, std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt));
+        ctx.checks.against(theory::horizon(kBeta), "EMA");
+        annotate_sensitivity(ctx.checks, log_sensitivity(
+            [&](double e, double b, double sc) { return theory::horizon(theory::beta_tilde(b, e, sc * lam)); },
+            eta, kBeta));
+        hz.add({s.name, dir_name(i), s.lam(key, i), tau, mean[L.horizon(i)], se[L.horizon(i)]});
+      }
+      // Off-diagonal entries: E[P_k] is diagonal in the eigenbasis, so every u_j component
+      // (j ≠ i) of the pushed u_iᵀ has mean 0. Summarized by the worst |z| of n(n−1).
+      for (std::size_t f = 0; f < kFullLags.size(); ++f) {
+        double worst_z = -1, wm = 0, wse = 0;
+        for (int c = 0; c < n; ++c)
+          for (int r = 0; r < n; ++r) {
+            if (r == c) continue;
+            const std::size_t o = L.full(f, r, c);
+            const double z = std::abs(mean[o]) / se[o];
+            if (z > worst_z) worst_z = z, wm = mean[o], wse = se[o];
+          }
+        // EMA transports by βI, diagonal too, so EMA is no alternative here; the prediction is 0
+        // and no relative effect is defined: the check makes no power claim (check/power.hpp).
+        // It can still fail the claim (a non-diagonal E[P_k] contradicts lem:transport).
+        ctx.checks.mc_family(fmt::format("{}/{}/offdiag/lag={}", k, s.name, kFullLags[f]), 0.0, wm, wse,
+                             static_cast<long long>(n) * (n - 1));
+      }
+      if (s.name == "spiked")
+        for (int i : shown_directions(n)) {
+          const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, i));
+          for (int lag = 1; lag <= kLags; ++lag)
+            lags.add({s.name, dir_name(i), lag, std::pow(bt, lag),
+                      mean[L.diag(lag, i)], se[L.diag(lag, i)]});
+        }
+    }
+    const double rel = expansion_vs_recursion(key, derive_seed(ctx.opts.seed, "T3/expansion" + k));
+    ctx.checks.exact(k + "/expansion-equals-recursion (max entry diff / ‖M‖)", 0.0, rel, 0.0, 1e-10);
+
+    ctx.out.write_csv("data_lags_" + k + ".csv", lags);
+    ctx.out.write_csv("data_horizon_" + k + ".csv", hz);
+    Figure fig;
+    fig.name = "transport-" + k;
+    fig.title = fmt::format("T3 transport, {} key, spiked: E[u_iᵀP_k u_i] vs β̃_i^k", k);
+    fig.xlabel = "lag k";
+    fig.ylabel = "mean projection on u_i";
+    fig.logy = true;
+    fig.extra = {"set yrange [1e-5:1.5]"};
+    for (int i : shown_directions(settings[0].n())) {
+      fig.measured_vs_predicted({.csv = "data_lags_" + k + ".csv", .x = "lag",
+                                 .measured_title = "measured " + dir_name(i),
+                                 .predicted_title = "β̃^k " + dir_name(i), .where = "direction=" + dir_name(i)});
+    }
+    ctx.out.figure(fig);
+
+    Figure hf;
+    hf.name = "horizon-" + k;
+    hf.title = fmt::format("T3 horizon, {} key: summed impulse response vs τ_i = 1/(1−β̃_i)", k);
+    hf.xlabel = key == Key::raw ? "λ_i" : "λ̂_i";
+    hf.ylabel = "Σ_k E[u_iᵀP_k u_i]";
+    hf.logx = true;
+    for (const Setting& s : settings) {
+      hf.measured_vs_predicted({.csv = "data_horizon_" + k + ".csv", .x = "lam_key", .measured = "measured_sum",
+                                .se = "stderr_sum", .predicted = "tau", .measured_title = "measured (" + s.name + ")",
+                                .predicted_title = "τ_i (" + s.name + ")", .where = "spectrum=" + s.name});
+    }
+    hf.functions = {fmt::format("{} title 'EMA 1/(1−β)' lc rgb 'gray40' dt 2", 1.0 / (1.0 - kBeta))};
+    ctx.out.figure(hf);
+  }
+}
+
+const Registrar registration{{
+    .id = "T3",
+    .slug = "transport",
+    .title = "Anisotropic memory transport: E[P_{ℓ→t}]u_i = β̃_i^{t−ℓ}u_i",
+    .labels = "lem:transport eq:transport-expansion eq:horizon",
+    .claim = "E[u_iᵀP_k] = β̃_i^k u_iᵀ (other components 0), Σ_k β̃_i^k = τ_i = 1/(1−β̃_i)",
+    .body = t03_transport,
+}};
+
+}  // namespace akm::exp

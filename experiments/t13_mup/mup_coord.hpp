@@ -1,0 +1,238 @@
+// T13's coordinate check [app:mup-coord, fig:mup-coord]: one seed of the μP MLP trained at
+// every width by each arm, reduced to per-seed width slopes (so the slopes' errors come from
+// seeds and differences between arms are paired: every arm starts from the same init and
+// sees the same batches, so at step 1 all arms hold the same gradient).
+//
+// Step 1 in closed form. From M_0 = 0, m_0 = v_0 = 0, with the batch gradient g = ΔᵀX/N and
+// its normalized-key twin Ĝ = ΔᵀX̂/N (x̂_i = x_i/‖x_i‖):
+//   AdamW     m̂₁ = g,            v̂₁ = g²   →  ΔW₁ = −α_A · g/|g|         (a sign matrix)
+//   AK-AdamW  M̂₁ = ηĜ/(1−β),     v̂₁ = g²   →  ΔW₁ = −α_AK · η/(1−β) · Ĝ/|g|
+// (ε = 1e-8 negligible). If every key of the batch had the same norm, Ĝ = g·m̄ with
+// m̄ = mean_i 1/‖x_i‖, and the AK step is the AdamW step times κ·m̄, κ = (α_AK/α_A)η/(1−β)
+// (= 0.1 · 0.5/0.01 = 5 here): the step-1 width slope of AK-AdamW is AdamW's plus the slope
+// of m̄ (≈ −½, ‖x‖ ∝ √n for a width-n layer input). Keys of unequal norm leave
+// R = Ĝ/(|g| m̄) ≠ ±1 entrywise; where g_rj is near 0 by cancellation Ĝ_rj is not, so R has
+// a heavy tail (E R² diverges logarithmically for a density of g at 0) — the seed-to-seed
+// scatter of step 1. Each seed records RMS(R) and median |R| (both 1 for equal norms).
+// Steps ≥ 2: the AK buffer is ≈ the EMA buffer divided by ‖x‖ while v is unchanged, so
+// AK-AdamW's update carries 1/‖x‖ ∝ n^{-1/2} on every fan-in-n layer; the arm with those
+// rates × √w (width_lr_power = ½) removes it.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "akm/problems/mlp.hpp"
+#include "akm/problems/train.hpp"
+#include "akm/report/result_dir.hpp"
+#include "common.hpp"
+#include "fit.hpp"
+
+namespace akm::exp::coord {
+
+struct Arm {
+  std::string label, optimizer;
+  double lr, width_lr_power;
+};
+
+/// Windows of the 20 steps whose mean enters a slope: step 1, steps 2..S, all S.
+inline constexpr int kWindows = 3;
+inline const char* kWindowName[kWindows] = {"step 1", "steps 2-20", "steps 1-20"};
+
+/// Index layout of one seed's observables.
+struct Layout {
+  int arms, widths, steps, layers = 3;
+  int per_width() const { return steps * layers * 2; }
+  int per_arm() const { return widths * per_width() + steps * layers * 2 + kWindows * layers * 2; }
+  /// RMS of quantity q (0 pre-activation, 1 ΔWx) of layer l at step t, width w, arm a.
+  int value(int a, int w, int t, int l, int q) const { return a * per_arm() + w * per_width() + (t * layers + l) * 2 + q; }
+  /// Per-seed OLS width slope of log value at step t.
+  int step_slope(int a, int t, int l, int q) const { return a * per_arm() + widths * per_width() + (t * layers + l) * 2 + q; }
+  /// Per-seed width slope of log(mean over window k).
+  int window_slope(int a, int k, int l, int q) const {
+    return a * per_arm() + widths * per_width() + steps * layers * 2 + (k * layers + l) * 2 + q;
+  }
+  int shared() const { return arms * per_arm(); }
+  /// Step-1 hidden layer, per width: m̄ = mean 1/‖x_i‖, RMS(R), median |R|, and the
+  /// log excess log(RMS_AK/RMS_A) − log(κ m̄) of the AK arm (arm 0) over its equal-norm value.
+  int step1(int w, int k) const { return shared() + w * 4 + k; }
+  int mbar_slope() const { return shared() + widths * 4; }
+  /// Paired slope differences arm a − arm 1 (AdamW) of ΔWx, window k, layer l (a ∈ {0, 2}).
+  int diff(int a, int k, int l) const { return mbar_slope() + 1 + ((a == 0 ? 0 : 1) * kWindows + k) * layers + l; }
+  int size() const { return diff(2, kWindows - 1, layers - 1) + 1; }
+};
+
+struct Setup {
+  std::vector<int> widths;
+  int steps = 20, probe = 64, base = 128, batch = 32;
+  double beta = 0.99, eta = 0.5, beta2 = 0.999;
+};
+
+/// Entrywise R = Ĝ/(|g| m̄) of a batch (X rows keys, Delta rows errors): {RMS, median |R|}.
+inline std::pair<double, double> ratio_stats(const Mat& X, const Mat& Delta, double mbar) {
+  Mat Xh = X;
+  for (Eigen::Index i = 0; i < X.rows(); ++i) Xh.row(i) /= X.row(i).norm();
+  const Mat g = Delta.transpose() * X, gh = Delta.transpose() * Xh;  // both ×N: N cancels
+  std::vector<double> r(g.size());
+  double s2 = 0;
+  for (Eigen::Index k = 0; k < g.size(); ++k) {
+    r[k] = std::abs(gh.data()[k] / (std::abs(g.data()[k]) * mbar));
+    s2 += r[k] * r[k];
+  }
+  std::nth_element(r.begin(), r.begin() + r.size() / 2, r.end());
+  return {std::sqrt(s2 / r.size()), r[r.size() / 2]};
+}
+
+/// One seed: every arm at every width; writes lay.size() observables.
+inline void run_seed(const Setup& s, const std::vector<Arm>& arms, const Layout& lay, const Task& task,
+                     std::uint64_t seed_root, long long seed, double* out) {
+  const int L = lay.layers, S = s.steps, cw = static_cast<int>(s.widths.size());
+  std::vector<double> lxw;
+  for (int n : s.widths) lxw.push_back(std::log(n));
+  auto slope_of = [&](auto&& value_at_width) {
+    std::vector<double> ly;
+    for (int w = 0; w < cw; ++w) ly.push_back(std::log(value_at_width(w)));
+    return ols_slope(lxw, ly);
+  };
+  for (int a = 0; a < static_cast<int>(arms.size()); ++a) {
+    for (int w = 0; w < cw; ++w) {
+      Mlp net({32, s.widths[w], L, 1}, s.base, seed_root + 1000 * seed + w);
+      TrainConfig cfg;
+      cfg.optimizer = arms[a].optimizer;
+      cfg.lr = arms[a].lr;
+      cfg.width_lr_power = arms[a].width_lr_power;
+      cfg.beta = s.beta, cfg.eta = s.eta, cfg.beta2 = s.beta2;
+      Trainer tr(net, cfg);
+      Stream data(seed_root, seed, Purpose::data), probe_s(seed_root, seed, Purpose::aux);
+      Mat Xp, Tp, X, T;
+      task.sample(probe_s, s.probe, Xp, Tp);
+      for (int t = 0; t < S; ++t) {
+        task.sample(data, s.batch, X, T);
+        MlpCache before, after;
+        net.forward(Xp, &before);
+        const std::vector<Mat> W0 = net.W;
+        tr.step(X, T, task.loss);
+        net.forward(Xp, &after);
+        for (int l = 0; l < L; ++l) {
+          const Mat dz = before.X[l] * (net.W[l] - W0[l]).transpose();
+          out[lay.value(a, w, t, l, 0)] = std::sqrt(after.Z[l].squaredNorm() / after.Z[l].size());
+          out[lay.value(a, w, t, l, 1)] = std::sqrt(dz.squaredNorm() / dz.size());
+        }
+        if (t == 0 && a == 0) {  // the hidden layer's batch keys and errors of step 1
+          const Mat& Xk = tr.cache().X[1];
+          double mbar = 0;
+          for (Eigen::Index i = 0; i < Xk.rows(); ++i) mbar += 1.0 / Xk.row(i).norm() / Xk.rows();
+          const auto [rms, med] = ratio_stats(Xk, tr.cache().Delta[1], mbar);
+          out[lay.step1(w, 0)] = mbar, out[lay.step1(w, 1)] = rms, out[lay.step1(w, 2)] = med;
+        }
+      }
+    }
+    for (int t = 0; t < S; ++t)
+      for (int l = 0; l < L; ++l)
+        for (int q = 0; q < 2; ++q) out[lay.step_slope(a, t, l, q)] = slope_of([&](int w) { return out[lay.value(a, w, t, l, q)]; });
+    const int lo[kWindows] = {0, 1, 0}, hi[kWindows] = {1, S, S};
+    for (int k = 0; k < kWindows; ++k)
+      for (int l = 0; l < L; ++l)
+        for (int q = 0; q < 2; ++q)
+          out[lay.window_slope(a, k, l, q)] = slope_of([&](int w) {
+            double m = 0;
+            for (int t = lo[k]; t < hi[k]; ++t) m += out[lay.value(a, w, t, l, q)] / (hi[k] - lo[k]);
+            return m;
+          });
+  }
+  out[lay.mbar_slope()] = slope_of([&](int w) { return out[lay.step1(w, 0)]; });
+  const double kappa = arms[0].lr / arms[1].lr * s.eta / (1 - s.beta);
+  for (int w = 0; w < cw; ++w)
+    out[lay.step1(w, 3)] = std::log(out[lay.value(0, w, 0, 1, 1)] / out[lay.value(1, w, 0, 1, 1)]) -
+                           std::log(kappa * out[lay.step1(w, 0)]);
+  for (int a : {0, 2})
+    for (int k = 0; k < kWindows; ++k)
+      for (int l = 0; l < L; ++l)
+        out[lay.diff(a, k, l)] = out[lay.window_slope(a, k, l, 1)] - out[lay.window_slope(1, k, l, 1)];
+}
+
+/// CSVs and figures of the coordinate check; returns its params.
+inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::vector<Arm>& arms, const Layout& lay,
+                                   const Vec& m, const Vec& se) {
+  const int A = static_cast<int>(arms.size()), L = lay.layers, cw = lay.widths, H = 1;
+  const char* qname[2] = {"act_rms", "update_rms"};
+  const char* lname[3] = {"input", "hidden", "output"};
+  CsvTable all{{"optimizer", "width", "step", "layer", "quantity", "mean", "stderr"}, {}};
+  CsvTable steps{{"optimizer", "step", "layer", "quantity", "slope_mean", "slope_se"}, {}};
+  CsvTable hid{{"optimizer", "step", "slope_mean", "slope_se"}, {}};
+  CsvTable win{{"optimizer", "window", "layer", "quantity", "slope_mean", "slope_se", "minus_adamw_mean", "minus_adamw_se"}, {}};
+  nlohmann::json slopes = nlohmann::json::array();
+  for (int a = 0; a < A; ++a) {
+    for (int q = 0; q < 2; ++q) {  // the hidden layer alone, for the figures (fig:mup-coord)
+      CsvTable h{{"width", "step", "mean", "stderr"}, {}};
+      for (int w = 0; w < cw; ++w)
+        for (int t = 0; t < s.steps; ++t)
+          h.add({s.widths[w], t + 1, m[lay.value(a, w, t, H, q)], se[lay.value(a, w, t, H, q)]});
+      out.write_csv(fmt::format("data_coord_hidden_{}_{}.csv", arms[a].label, qname[q]), h);
+    }
+    for (int l = 0; l < L; ++l)
+      for (int q = 0; q < 2; ++q) {
+        for (int t = 0; t < s.steps; ++t) {
+          for (int w = 0; w < cw; ++w)
+            all.add({arms[a].label, s.widths[w], t + 1, l,
+                     std::string(qname[q]), m[lay.value(a, w, t, l, q)], se[lay.value(a, w, t, l, q)]});
+          const int i = lay.step_slope(a, t, l, q);
+          steps.add({arms[a].label, t + 1, std::string(lname[l]), std::string(qname[q]), m[i], se[i]});
+          if (l == H && q == 1) hid.add({arms[a].label, t + 1, m[i], se[i]});
+        }
+        for (int k = 0; k < kWindows; ++k) {
+          const int i = lay.window_slope(a, k, l, q);
+          const bool paired = q == 1 && a != 1;
+          const double dm = paired ? m[lay.diff(a, k, l)] : std::nan(""), ds = paired ? se[lay.diff(a, k, l)] : std::nan("");
+          win.add({arms[a].label, std::string(kWindowName[k]), std::string(lname[l]), std::string(qname[q]), m[i], se[i], dm, ds});
+          slopes.push_back({{"optimizer", arms[a].label}, {"window", kWindowName[k]}, {"layer", lname[l]}, {"quantity", qname[q]},
+                            {"slope", m[i]}, {"se", se[i]}});
+        }
+      }
+  }
+  CsvTable st1{{"width", "mean_inv_key_norm", "mean_inv_key_norm_se", "rms_R", "rms_R_se", "median_abs_R", "median_abs_R_se",
+                "log_excess_over_equal_norm", "log_excess_se"}, {}};
+  for (int w = 0; w < cw; ++w)
+    st1.add({s.widths[w], m[lay.step1(w, 0)], se[lay.step1(w, 0)], m[lay.step1(w, 1)], se[lay.step1(w, 1)],
+             m[lay.step1(w, 2)], se[lay.step1(w, 2)], m[lay.step1(w, 3)], se[lay.step1(w, 3)]});
+  out.write_csv("data_coord.csv", all);
+  out.write_csv("data_coord_step_slopes.csv", steps);
+  out.write_csv("data_coord_step_slopes_hidden_update.csv", hid);
+  out.write_csv("data_coord_slopes.csv", win);
+  out.write_csv("data_coord_step1.csv", st1);
+
+  Figure fs;
+  fs.name = "mup-step-slopes";
+  fs.title = "T13 hidden-layer RMS(ΔW x): width slope per step (0 = collapse, −½ = key-norm scaling)";
+  fs.xlabel = "training step";
+  fs.ylabel = "d log RMS(ΔW x) / d log n";
+  fs.functions = {"0 title 'collapse' dt 2", "-0.5 title 'n^{-1/2}' dt 3"};
+  for (const auto& arm : arms)
+    fs.series.push_back({"data_coord_step_slopes_hidden_update.csv", "step", "slope_mean", "slope_se", arm.label, "errorbars",
+                         "optimizer=" + arm.label});
+  out.figure(fs);
+  for (const auto& arm : arms)
+    for (int q = 0; q < 2; ++q) {
+      Figure fc;
+      fc.name = fmt::format("mup-{}-{}", q == 0 ? "act-rms" : "update-rms", arm.label);
+      fc.title = fmt::format("T13 coordinate check ({}, μP): hidden-layer {} by width", arm.label,
+                             q == 0 ? "pre-activation RMS" : "RMS(ΔW x)");
+      fc.xlabel = "training step";
+      fc.ylabel = q == 0 ? "RMS(W h)" : "RMS(ΔW x)";
+      fc.logy = q == 1;
+      fc.extra = {"set key outside right"};
+      for (int n : s.widths)
+        fc.series.push_back({fmt::format("data_coord_hidden_{}_{}.csv", arm.label, qname[q]), "step", "mean", "stderr",
+                             fmt::format("n = {}", n), "errorbars", fmt::format("width={}", n)});
+      out.figure(fc);
+    }
+  nlohmann::json arm_json = nlohmann::json::array();
+  for (const auto& arm : arms)
+    arm_json.push_back({{"label", arm.label}, {"optimizer", arm.optimizer}, {"lr", arm.lr}, {"width_lr_power", arm.width_lr_power}});
+  return {{"widths", s.widths}, {"steps", s.steps}, {"probe", s.probe}, {"base_width", s.base}, {"arms", arm_json},
+          {"beta", s.beta}, {"eta", s.eta}, {"beta2", s.beta2}, {"batch", s.batch}, {"depth", L}, {"d_in", 32},
+          {"activation", "GELU (tanh)"}, {"biases", false}, {"slopes", slopes}};
+}
+
+}  // namespace akm::exp::coord
