@@ -158,7 +158,8 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
       power = power_against(r, g.effect * std::abs(predicted));
     }
     out.best_power = std::max(out.best_power, power);
-    const bool established = !equivalence(r) || r.value("equivalence_established", false);
+    const bool established = (!equivalence(r) || r.value("equivalence_established", false)) &&
+                             (str(r, "kind") != "sign" || r.value("sign_established", false));
     if (pass && power >= rules.power_floor && established) ++out.discriminating;
     if (!pass) {
       ++out.failed;

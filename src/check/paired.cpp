@@ -16,6 +16,7 @@ namespace akm {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kMaxSeeds = 2000;  // sign_test_seeds' search limit
 
 bool diverged(double v) { return std::isnan(v) || v == kInf; }
 
@@ -43,11 +44,17 @@ double binomial_cdf(int n, int k, double p) {
 /// sign test rejects iff min(#pos, #neg) ≤ k.
 int sign_test_critical(int n, double alpha) {
   int k = -1;
-  while (k + 1 < n && 2.0 * binomial_cdf(n, k + 1, 0.5) <= alpha) ++k;
+  double cdf = 0.0;  // P(Bin(n, ½) ≤ k), accumulated term by term as binomial_cdf sums it
+  while (k + 1 < n) {
+    const double next = cdf + std::exp(log_binomial_pmf(n, k + 1, 0.5));
+    if (!(2.0 * std::min(1.0, next) <= alpha)) break;
+    cdf = next;
+    ++k;
+  }
   return k;
 }
 
-void require_alpha(double alpha) {
+void require_level(double alpha) {
   if (!(alpha > 0.0 && alpha < 1.0)) throw InputError("alpha", show(alpha), "must be in (0, 1)");
 }
 
@@ -82,7 +89,7 @@ double sign_test_min_p(int n) {
 
 double sign_test_power(int n, double alpha, double p_positive) {
   if (n < 0) throw InputError("n", std::to_string(n), "must be >= 0");
-  require_alpha(alpha);
+  require_level(alpha);
   if (!(p_positive >= 0.0 && p_positive <= 1.0))
     throw InputError("p_positive", show(p_positive), "must be in [0, 1]");
   const int k = sign_test_critical(n, alpha);
@@ -93,15 +100,15 @@ double sign_test_power(int n, double alpha, double p_positive) {
 
 int sign_test_seeds(double alpha, double power, double p_positive) {
   if (!(power > 0.0 && power < 1.0)) throw InputError("power", show(power), "must be in (0, 1)");
-  for (int n = 1; n <= 10000; ++n)
+  for (int n = 1; n <= kMaxSeeds; ++n)
     if (sign_test_power(n, alpha, p_positive) >= power) return n;
   throw InputError("p_positive", show(p_positive),
-                   fmt::format("must be far enough from 1/2 for power {} within 10000 seeds", show(power)));
+                   fmt::format("must be far enough from 1/2 for power {} within {} seeds", show(power), kMaxSeeds));
 }
 
 PairedComparison paired_compare(const std::vector<double>& a, const std::vector<double>& b, double alpha,
                                 int resamples, std::uint64_t seed) {
-  require_alpha(alpha);
+  require_level(alpha);
   if (resamples < 100) throw InputError("resamples", std::to_string(resamples), "must be >= 100");
   const std::vector<double> d = paired_differences(a, b);
   PairedComparison r;

@@ -55,7 +55,7 @@ double sign_test_min_p(int n);
 /// p_positive ∈ [0, 1], else InputError.
 double sign_test_power(int n, double alpha, double p_positive);
 
-/// The smallest n with sign_test_power(n, alpha, p_positive) ≥ power, searching n ≤ 10000
+/// The smallest n with sign_test_power(n, alpha, p_positive) ≥ power, searching n ≤ 2000
 /// (InputError if none: p_positive too close to ½ for the power asked).
 int sign_test_seeds(double alpha, double power, double p_positive);
 
