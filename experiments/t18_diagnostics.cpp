@@ -18,7 +18,7 @@
 // detect: a favourable gap on a fraction p = 0.95 of seeds (the paper's gap is "uniformly
 // favorable", one sign at every logged step; 0.95 allows one seed in twenty to go the
 // other way). The evaluation seed count is the smallest with power ≥ 0.9 against it at the
-// per-test level (42 at the default rate 1e-6); --quick runs 6, which cannot reach the
+// per-test level (41 at the default rate 1e-6); --quick runs 6, which cannot reach the
 // level, so quick mode is INCONCLUSIVE by design and says so. The AK-SGD − SGD-m gaps are
 // findings (the paper states the diagnostics for the Adam pair only). Also checked (design):
 // the closed forms of the covariance summaries, and the identity e² = r² − 2r·cos + 1
