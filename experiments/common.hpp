@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "akm/base/seed.hpp"
 #include "akm/experiments/experiment.hpp"
 #include "akm/report/figure_styles.hpp"
 #include "akm/rules/buffer_kind.hpp"
@@ -84,17 +85,6 @@ inline std::string dir_name(int i) { return fmt::format("u{}", i + 1); }
 }  // namespace akm::exp
 
 namespace akm::exp {
-
-/// Independent seed for one part of one experiment (splitmix64 of seed ⊕ tag hash), so
-/// experiments never share streams and a run is fixed by (seed, tag).
-inline std::uint64_t derive_seed(std::uint64_t seed, const std::string& tag) {
-  std::uint64_t h = 1469598103934665603ULL;  // FNV-1a of the tag
-  for (unsigned char c : tag) h = (h ^ c) * 1099511628211ULL;
-  std::uint64_t z = seed + h + 0x9E3779B97F4A7C15ULL;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  return z ^ (z >> 31);
-}
 
 /// A fixed m×n value map A (δ = Ax + ξ) drawn from the seed, entries N(0,1).
 inline Mat value_map(int m, int n, std::uint64_t seed) {

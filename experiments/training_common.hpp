@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "akm/base/thread_pool.hpp"
+#include "akm/check/paired.hpp"
 #include "akm/problems/mlp.hpp"
 #include "akm/problems/train.hpp"
 #include "common.hpp"
@@ -117,15 +118,7 @@ inline Tuned tune(const TaskSpec& t, const std::string& arm, int steps, std::uin
   return r;
 }
 
-/// Two-sided exact sign test: P(|#pos − n/2| ≥ observed) under p = 1/2 (ties dropped).
-inline double sign_test_p(int pos, int neg) {
-  const int n = pos + neg;
-  if (n == 0) return 1.0;
-  const int k = std::min(pos, neg);
-  double p = 0;
-  for (int i = 0; i <= k; ++i) p += std::exp(std::lgamma(n + 1.0) - std::lgamma(i + 1.0) - std::lgamma(n - i + 1.0) - n * std::log(2.0));
-  return std::min(1.0, 2 * p);
-}
+using akm::sign_test_p;  // check/paired.hpp: the one exact sign test
 
 /// Mean and sample standard deviation.
 inline std::pair<double, double> mean_sd(const std::vector<double>& v) {

@@ -10,7 +10,8 @@
 //   base/        linalg (Eigen aliases Vec, Mat, Mat2), errors (InputError: bad input
 //                refused before any work, CLI exit 2), key (enum Key), spec_text, version,
 //                interrupt (SIGINT leaves no partial results), progress, hd (AKM_HD: code
-//                compiled for both the host and the CUDA device).
+//                compiled for both the host and the CUDA device), seed (derive_seed), median
+//                (of values that may be infinite).
 //   random/      Stream(seed, trial, Purpose): Philox4x32-10 counter streams, so a trial's
 //                numbers never depend on the thread running it; stream_hd: the same stream
 //                written once for the host and the device.
@@ -19,7 +20,8 @@
 //   rules/       reference buffers: EMA [eq:ema-update], AK raw [eq:dm-update] and normalized
 //                [eq:dm-norm-update], the deployed batch rule [eq:deployed]; allocation-free
 //                per-trial kernels (same arithmetic); AdamW and AK-AdamW; FLOP counts.
-//   problems/    the logistic teacher, the MLP tasks and training loop, the estimator view.
+//   problems/    the logistic teacher, the MLP tasks and training loop, the estimator view,
+//                the training claims' tuning protocol (equal budgets, disjoint seeds).
 //   theory/      every closed form: μ, β̃_i, τ_i, φ_i [eq:dm-eigen, eq:transport-lemma,
 //                eq:horizon], 2×2 rate maps [eq:iter-matrices], lags [prop:nc1-main], the
 //                per-direction table of `akm theory`, closed-form phase maps.
@@ -29,8 +31,9 @@
 //                engine (engine/), CUDA offload (its launch grid, its host emulation),
 //                measured phase maps, moments by simulation.
 //   check/       predicted vs measured with tolerances from standard errors and the declared
-//                false-alarm rate (Bonferroni); one-sided bounds; the claim ledger: a verdict
-//                per statement of the paper from the recorded checks.
+//                false-alarm rate (Bonferroni); one-sided bounds; paired statistics of
+//                training runs (sign test, order-statistics interval); the claim ledger: a
+//                verdict per statement of the paper from the recorded checks.
 //   report/      CSV, gnuplot figures, staged result folders, results/index.html, notebooks,
 //                the ledger's verdicts (ledger.json, the statements table).
 //   experiments/ the experiment registry (link the experiments' whole archive to fill it,
@@ -48,7 +51,9 @@
 #include "akm/base/interrupt.hpp"
 #include "akm/base/key.hpp"
 #include "akm/base/linalg.hpp"
+#include "akm/base/median.hpp"
 #include "akm/base/progress.hpp"
+#include "akm/base/seed.hpp"
 #include "akm/base/spec_text.hpp"
 #include "akm/base/thread_pool.hpp"
 #include "akm/base/version.hpp"
@@ -57,6 +62,7 @@
 #include "akm/check/ledger.hpp"
 #include "akm/check/ledger_verdict.hpp"
 #include "akm/check/one_sided.hpp"
+#include "akm/check/paired.hpp"
 #include "akm/check/paper_claims.hpp"
 #include "akm/check/power.hpp"
 #include "akm/check/status.hpp"
@@ -67,6 +73,7 @@
 #include "akm/problems/estimator.hpp"
 #include "akm/problems/logistic.hpp"
 #include "akm/problems/mlp.hpp"
+#include "akm/problems/protocol.hpp"
 #include "akm/problems/train.hpp"
 #include "akm/random/random.hpp"
 #include "akm/random/stream_hd.hpp"

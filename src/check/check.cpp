@@ -12,6 +12,9 @@
 #include <boost/math/distributions/normal.hpp>
 #include <boost/math/distributions/students_t.hpp>
 
+#include "akm/base/errors.hpp"
+#include "akm/check/paired.hpp"
+
 namespace akm {
 
 namespace {
@@ -82,9 +85,24 @@ void judge_bound(CheckRecord& r) {
   r.pass = ok && r.measured <= r.predicted + r.tolerance;
 }
 
+// The exact two-sided sign test at the per-comparison level (check/paired.hpp): the check
+// fails only when the seeds go significantly against the claim.
+void judge_sign(CheckRecord& r, double alpha_each) {
+  r.level = alpha_each;
+  r.sign_p = sign_test_p(r.favourable, r.unfavourable);
+  r.tolerance = 0.0;
+  r.pass = !(r.sign_p <= r.level && r.unfavourable > r.favourable);
+}
+
 }  // namespace
 
 bool is_monte_carlo(const CheckRecord& r) { return r.kind == "mc" || r.kind == "family"; }
+
+bool in_family(const CheckRecord& r) { return is_monte_carlo(r) || r.kind == "sign"; }
+
+bool sign_established(const CheckRecord& r) {
+  return r.kind == "sign" && r.sign_p <= r.level && r.favourable > r.unfavourable;
+}
 
 double combined_se(const CheckRecord& r) {
   return std::sqrt(r.stderr_measured * r.stderr_measured +
@@ -174,6 +192,27 @@ Checks& Checks::exact(const std::string& name, double predicted, double measured
   return *this;
 }
 
+Checks& Checks::sign(const std::string& name, int favourable, int unfavourable, double p_design) {
+  if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
+  if (favourable < 0) throw InputError("favourable", std::to_string(favourable), "must be >= 0");
+  if (unfavourable < 0) throw InputError("unfavourable", std::to_string(unfavourable), "must be >= 0");
+  if (!(p_design > 0.5 && p_design <= 1.0)) throw InputError("p_design", show(p_design), "must be in (0.5, 1]");
+  CheckRecord r;
+  r.name = name;
+  r.kind = "sign";
+  r.favourable = favourable;
+  r.unfavourable = unfavourable;
+  r.p_design = p_design;
+  const int n = favourable + unfavourable;
+  // What a reader compares: the favourable fraction against the design's, with its binomial error.
+  r.predicted = p_design;
+  r.measured = n > 0 ? favourable / static_cast<double>(n) : 0.5;
+  r.stderr_measured = n > 0 ? std::sqrt(r.measured * (1.0 - r.measured) / n) : 0.0;
+  r.comparisons = 1;
+  records_.push_back(std::move(r));
+  return *this;
+}
+
 Checks& Checks::at_most(const std::string& name, double bound, double measured, double rel) {
   if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
   CheckRecord r;
@@ -240,8 +279,8 @@ void Checks::finalize() {
   if (finalized_) throw std::logic_error("Checks: finalize() called twice");
   long long k = 0;
   for (const auto& r : records_)
-    if (is_monte_carlo(r)) k += r.comparisons;
-  // Bonferroni: every Monte-Carlo comparison of the run shares the family-wise rate.
+    if (in_family(r)) k += r.comparisons;
+  // Bonferroni: every Monte-Carlo comparison and sign test of the run shares the family-wise rate.
   const double alpha_each = alpha_ / static_cast<double>(std::max(k, 1LL));
   z_ = z_two_sided(alpha_each);
   for (auto& r : records_) {
@@ -249,6 +288,8 @@ void Checks::finalize() {
       judge_monte_carlo(r, alpha_each);
     else if (r.kind == "exact")
       judge_exact(r);
+    else if (r.kind == "sign")
+      judge_sign(r, alpha_each);
     else
       judge_bound(r);
     judge_power(r);
@@ -303,6 +344,14 @@ nlohmann::json Checks::to_json() const {
       j["upper_limit"] = number_or_null(r.upper_limit);
       j["equivalence_alpha"] = r.equivalence_alpha;
       j["equivalence_established"] = r.upper_limit <= r.predicted;
+    }
+    if (r.kind == "sign") {
+      j["favourable"] = r.favourable;
+      j["unfavourable"] = r.unfavourable;
+      j["p_design"] = r.p_design;
+      j["sign_p"] = number_or_null(r.sign_p);
+      j["level"] = number_or_null(r.level);
+      j["sign_established"] = sign_established(r);
     }
     j["mde"] = number_or_null(r.mde);
     j["discriminates"] = r.discriminates;

@@ -125,6 +125,7 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
     } catch (const std::exception&) {
     }
   }
+  int not_established = 0;  // passed with power, but the equivalence or direction was not established
   nlohmann::json worst;  // the failed check farthest from its prediction, in standard errors
   double worst_z = -1.0;
   std::string first_failed_design;
@@ -158,8 +159,10 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
       power = power_against(r, g.effect * std::abs(predicted));
     }
     out.best_power = std::max(out.best_power, power);
-    const bool established = !equivalence(r) || r.value("equivalence_established", false);
+    const bool established = (!equivalence(r) || r.value("equivalence_established", false)) &&
+                             (str(r, "kind") != "sign" || r.value("sign_established", false));
     if (pass && power >= rules.power_floor && established) ++out.discriminating;
+    if (pass && power >= rules.power_floor && !established) ++not_established;
     if (!pass) {
       ++out.failed;
       const double se = combined_se(r);
@@ -197,6 +200,11 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
     out.outcome = GroupOutcome::ByDesign;
     out.detail = fmt::format("best power against the rival {:.3g} < design floor {}", out.best_power,
                              rules.design_power_floor);
+  } else if (out.discriminating == 0 && not_established > 0) {
+    out.outcome = GroupOutcome::Weak;
+    out.detail = fmt::format("{} evidence checks pass with design power ≥ {} (best {:.3g}) but did not establish "
+                             "their equivalence or direction",
+                             not_established, rules.power_floor, out.best_power);
   } else if (out.discriminating == 0) {
     out.outcome = GroupOutcome::Weak;
     out.detail = fmt::format("{} evidence checks pass, none with power ≥ {} (best {:.3g})", out.evidence,

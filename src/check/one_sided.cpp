@@ -10,7 +10,7 @@ namespace akm {
 long long mc_comparisons(const Checks& checks) {
   long long k = 0;
   for (const auto& r : checks.records())
-    if (is_monte_carlo(r)) k += r.comparisons;
+    if (in_family(r)) k += r.comparisons;
   return k;
 }
 

@@ -3,8 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <boost/math/distributions/normal.hpp>
+
+#include "akm/check/paired.hpp"
 
 namespace akm {
 
@@ -40,6 +43,17 @@ double minimum_detectable_effect(const CheckRecord& r) {
 }
 
 void judge_power(CheckRecord& r) {
+  if (r.kind == "sign") {
+    // A sign check (Checks::sign): the rival is "no direction" (P(favourable) = ½); its power
+    // is the chance of establishing the direction when each seed is favourable with the
+    // design's probability, and it is evidence only once it did establish it.
+    r.alternative = 0.5;
+    if (r.alternative_label.empty()) r.alternative_label = "no direction";
+    r.power = sign_test_power(r.favourable + r.unfavourable, r.level, r.p_design);
+    r.mde = std::numeric_limits<double>::quiet_NaN();
+    r.discriminates = !r.design && r.power >= kPowerTarget && sign_established(r);
+    return;
+  }
   r.mde = minimum_detectable_effect(r);
   if (std::isfinite(r.equivalence_alpha)) {
     // An equivalence test (check/equivalence.hpp): against the alternative "the difference

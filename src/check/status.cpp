@@ -144,10 +144,18 @@ ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
       if (!r.design && std::isfinite(r.upper_limit) && !(r.upper_limit <= r.predicted))
         undecided += fmt::format("{}{:.3g} > {:.3g}", undecided.empty() ? "" : ", ", r.upper_limit,
                                  r.predicted);
-    v.reason = undecided.empty()
-                   ? "every check passed but none has power ≥ 0.9 against its alternative; " + power
-                   : "no check refutes the claim, but equivalence is not established: the upper "
-                     "limit of |d| exceeds the margin (" + undecided + "); " + power;
+    std::string direction;  // sign checks (Checks::sign) that did not establish their direction
+    for (const auto& r : checks.records())
+      if (!r.design && r.kind == "sign" && !sign_established(r))
+        direction += fmt::format("{}{}: {} of {} seeds favourable, p = {:.3g} > level {:.3g}", direction.empty() ? "" : "; ",
+                                 r.name, r.favourable, r.favourable + r.unfavourable, r.sign_p, r.level);
+    if (!undecided.empty())
+      v.reason = "no check refutes the claim, but equivalence is not established: the upper limit of |d| exceeds "
+                 "the margin (" + undecided + "); " + power;
+    else if (!direction.empty())
+      v.reason = "no check refutes the claim, but no direction is established (" + direction + "); " + power;
+    else
+      v.reason = "every check passed but none has power ≥ 0.9 against its alternative; " + power;
   }
   return v;
 }

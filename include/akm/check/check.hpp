@@ -35,7 +35,7 @@ double corrected_deviation(double measured_minus_predicted, double se_total, con
 /// One check as summary.json records it: prediction, measurement, errors, tolerance, verdict and power.
 struct CheckRecord {
   std::string name;  ///< check name (unique within the run)
-  std::string kind;          ///< "mc" | "family" | "exact" | "bound"
+  std::string kind;          ///< "mc" | "family" | "exact" | "bound" | "sign"
   double predicted = 0;  ///< the prediction
   double measured = 0;  ///< the measurement
   double stderr_measured = 0;  ///< standard error of the measurement
@@ -68,10 +68,23 @@ struct CheckRecord {
   /// TOST level α_e; the check is evidence only when upper_limit ≤ the bound (the margin).
   double upper_limit = std::numeric_limits<double>::quiet_NaN();
   double equivalence_alpha = std::numeric_limits<double>::quiet_NaN();  ///< TOST level α_e of an equivalence check
+  /// Sign checks only (Checks::sign): seeds that went the claimed way and the other way
+  /// (ties dropped), the design's per-seed probability of a favourable seed, the exact
+  /// two-sided sign-test p-value and the per-comparison level it is judged at.
+  int favourable = 0;
+  int unfavourable = 0;            ///< (see favourable)
+  double p_design = std::numeric_limits<double>::quiet_NaN();  ///< (see favourable)
+  double sign_p = std::numeric_limits<double>::quiet_NaN();    ///< (see favourable)
+  double level = std::numeric_limits<double>::quiet_NaN();     ///< (see favourable)
 };
 
 /// A Monte-Carlo comparison ("mc" or "family"), as opposed to "exact" and "bound".
 bool is_monte_carlo(const CheckRecord& r);
+/// A comparison that shares the run's family-wise rate (Bonferroni): the Monte-Carlo ones
+/// and the sign checks.
+bool in_family(const CheckRecord& r);
+/// A sign check established its direction: significant at its level, the claimed way.
+bool sign_established(const CheckRecord& r);
 /// √(se_measured² + se_predicted²): the standard error of measured − predicted, the one
 /// scale that both the tolerance (check.cpp) and the power of a check (power.cpp) use.
 double combined_se(const CheckRecord& r);
@@ -100,6 +113,13 @@ class Checks {
   /// mc_family() with the estimate's skewness and degrees of freedom.
   Checks& mc_family(const std::string& name, double predicted, const MeanEstimate& measured,
                  long long comparisons, double se_pred = 0.0, double bias_bound = 0.0);
+  /// A directional claim over paired seeds, judged by the exact two-sided sign test
+  /// (check/paired.hpp) at the run's per-comparison level (it counts once toward
+  /// Bonferroni): it fails when the seeds go significantly against the claim and is evidence
+  /// only when they go significantly its way. Its power is the design's: the probability of
+  /// establishing the direction when each seed is favourable with probability p_design
+  /// (declared before the run). favourable, unfavourable ≥ 0, p_design ∈ (½, 1].
+  Checks& sign(const std::string& name, int favourable, int unfavourable, double p_design);
   /// Algebraic identity: |m − p| ≤ rel·max(|p|, |m|) + abs.
   Checks& exact(const std::string& name, double predicted, double measured, double rel = 1e-10,
              double abs = 0.0);
