@@ -43,8 +43,9 @@ struct PairedComparison {
 /// +∞ or NaN is a divergence). a and b of equal, non-zero length, else InputError.
 std::vector<double> paired_differences(const std::vector<double>& a, const std::vector<double>& b);
 
-/// Exact two-sided sign test: P(|#pos − n/2| ≥ observed) under P(+) = ½, n = pos + neg
-/// (ties dropped); 1 when n = 0. pos, neg ≥ 0, else InputError.
+/// Exact two-sided sign test: the probability, under P(+) = ½, of a split at least as uneven as
+/// the observed one, n = positive + negative
+/// (ties dropped); 1 when n = 0. positive, negative ≥ 0, else InputError.
 double sign_test_p(int positive, int negative);
 
 /// The smallest two-sided sign-test p-value n untied seeds can reach: 2^(1−n) (1 for n = 0).

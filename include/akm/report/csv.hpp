@@ -1,11 +1,11 @@
 // report/csv — tidy CSV tables: one header, rows of numbers (17 significant digits, so the
 // file reads back to the same doubles) or strings.
 #pragma once
-#include <concepts>
 #include <filesystem>
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -22,7 +22,8 @@ struct CsvTable {
     /// A number written with 17 significant digits.
     Cell(double v) : Value(v) {}
     /// An integer of any type, written exactly (std::out_of_range beyond long long's range).
-    template <std::integral I>
+    /// (C++17 spelling, so the installed headers also serve C++17 consumers.)
+    template <class I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
     Cell(I v) : Value(as_long_long(v)) {}
     /// A string, quoted when it holds a comma, a quote or a line break.
     Cell(std::string v) : Value(std::move(v)) {}
@@ -30,9 +31,9 @@ struct CsvTable {
     Cell(const char* v) : Value(std::string(v)) {}
 
    private:
-    template <std::integral I>
+    template <class I>
     static long long as_long_long(I v) {
-      if constexpr (std::unsigned_integral<I> && sizeof(I) >= sizeof(long long))
+      if constexpr (std::is_unsigned_v<I> && sizeof(I) >= sizeof(long long))
         if (v > static_cast<I>(std::numeric_limits<long long>::max()))
           throw std::out_of_range("CsvTable::Cell: integer beyond the range of long long");
       return static_cast<long long>(v);
