@@ -144,19 +144,15 @@ Checks& Checks::mc(const std::string& name, double predicted, double measured, d
 
 Checks& Checks::mc_family(const std::string& name, double predicted, double measured, double se,
                        long long comparisons, double se_pred, double bias_bound) {
-  if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
   if (comparisons < 1)
     throw std::invalid_argument("Checks: '" + name + "' needs comparisons >= 1");
-  CheckRecord r;
-  r.name = name;
-  r.kind = "family";
+  CheckRecord& r = add(name, "family");
   r.predicted = predicted;
   r.measured = measured;
   r.stderr_measured = se;
   r.stderr_predicted = se_pred;
   r.bias_bound = bias_bound;
   r.comparisons = comparisons;
-  records_.push_back(std::move(r));
   return *this;
 }
 
@@ -179,27 +175,19 @@ Checks& Checks::mc_family(const std::string& name, double predicted, const MeanE
 
 Checks& Checks::exact(const std::string& name, double predicted, double measured, double rel,
                    double abs) {
-  if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
-  CheckRecord r;
-  r.name = name;
-  r.kind = "exact";
+  CheckRecord& r = add(name, "exact");
   r.predicted = predicted;
   r.measured = measured;
   r.rel = rel;
   r.abs = abs;
-  r.comparisons = 1;
-  records_.push_back(std::move(r));
   return *this;
 }
 
 Checks& Checks::sign(const std::string& name, int favourable, int unfavourable, double p_design) {
-  if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
   if (favourable < 0) throw InputError("favourable", std::to_string(favourable), "must be >= 0");
   if (unfavourable < 0) throw InputError("unfavourable", std::to_string(unfavourable), "must be >= 0");
   if (!(p_design > 0.5 && p_design <= 1.0)) throw InputError("p_design", show(p_design), "must be in (0.5, 1]");
-  CheckRecord r;
-  r.name = name;
-  r.kind = "sign";
+  CheckRecord& r = add(name, "sign");
   r.favourable = favourable;
   r.unfavourable = unfavourable;
   r.p_design = p_design;
@@ -208,22 +196,25 @@ Checks& Checks::sign(const std::string& name, int favourable, int unfavourable, 
   r.predicted = p_design;
   r.measured = n > 0 ? favourable / static_cast<double>(n) : 0.5;
   r.stderr_measured = n > 0 ? std::sqrt(r.measured * (1.0 - r.measured) / n) : 0.0;
-  r.comparisons = 1;
-  records_.push_back(std::move(r));
   return *this;
 }
 
 Checks& Checks::at_most(const std::string& name, double bound, double measured, double rel) {
-  if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
-  CheckRecord r;
-  r.name = name;
-  r.kind = "bound";
+  CheckRecord& r = add(name, "bound");
   r.predicted = bound;
   r.measured = measured;
   r.rel = rel;
+  return *this;
+}
+
+CheckRecord& Checks::add(const std::string& name, const char* kind) {
+  if (finalized_) throw std::logic_error("Checks: '" + name + "' added after finalize()");
+  CheckRecord r;
+  r.name = name;
+  r.kind = kind;
   r.comparisons = 1;
   records_.push_back(std::move(r));
-  return *this;
+  return records_.back();
 }
 
 CheckRecord& Checks::last(const char* what) {

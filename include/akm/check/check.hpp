@@ -163,6 +163,9 @@ class Checks {
   double z_ = 0.0;
   bool finalized_ = false;
   std::vector<CheckRecord> records_;
+  /// A new record of `kind` named `name` (one comparison), refused after finalize().
+  CheckRecord& add(const std::string& name, const char* kind);
+  /// The record added last, for the annotations; refused after finalize().
   CheckRecord& last(const char* what);
 };
 
