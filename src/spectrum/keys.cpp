@@ -49,22 +49,22 @@ KeyValues tokenize(std::string_view spec, std::string& kind) {
   kind = std::string(trim(spec.substr(0, colon)));
   const auto it = grammar().find(kind);
   if (it == grammar().end())
-    throw InputError("keys kind", quoted(kind), "must be one of gaussian, rademacher, student, mixture");
+    throw InputError("keys kind", akm::quoted(kind), "must be one of gaussian, rademacher, student, mixture");
   KeyValues kv;
   if (colon == std::string_view::npos) return kv;
   const auto& allowed = it->second;
   for (const auto tok : split(spec.substr(colon + 1), ',')) {
     const auto eq = tok.find('=');
-    if (eq == std::string_view::npos) throw InputError("keys", quoted(tok), "expected key=value");
+    if (eq == std::string_view::npos) throw InputError("keys", akm::quoted(tok), "expected key=value");
     const std::string key(trim(tok.substr(0, eq)));
     const auto value = trim(tok.substr(eq + 1));
     if (std::find(allowed.begin(), allowed.end(), key) == allowed.end())
-      throw InputError("keys." + key, quoted(value),
+      throw InputError("keys." + key, akm::quoted(value),
                        allowed.empty() ? fmt::format("unknown key: {} takes no keys", kind)
                                        : fmt::format("unknown key for {}; valid keys: {}", kind,
                                                      fmt::join(allowed, ", ")));
     if (!kv.emplace(key, value).second)
-      throw InputError("keys." + key, quoted(value), "key given more than once");
+      throw InputError("keys." + key, akm::quoted(value), "key given more than once");
   }
   return kv;
 }
@@ -129,12 +129,12 @@ KeyLaw parse_key_law(std::string_view spec) {
     if (const auto it = kv.find("bases"); it != kv.end()) {
       const auto items = split(it->second, '/');
       if (items.size() != law.weights.size())
-        throw InputError("keys.bases", quoted(it->second),
+        throw InputError("keys.bases", akm::quoted(it->second),
                          fmt::format("must give one basis per component ({} weights, {} bases)",
                                      law.weights.size(), items.size()));
       for (std::size_t k = 0; k < items.size(); ++k) {
         if (items[k] != "identity" && items[k] != "reverse" && items[k] != "random")
-          throw InputError("keys.bases", quoted(items[k]), "each basis must be identity, reverse or random");
+          throw InputError("keys.bases", akm::quoted(items[k]), "each basis must be identity, reverse or random");
         law.bases[k] = std::string(items[k]);
       }
     }

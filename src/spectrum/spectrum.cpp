@@ -87,7 +87,7 @@ Keys tokenize(std::string_view spec) {
         k.list = tok;
         continue;
       }
-      throw InputError("spectrum", quoted(tok), "expected key=value");
+      throw InputError("spectrum", akm::quoted(tok), "expected key=value");
     }
     const std::string key(trim(tok.substr(0, eq)));
     const auto value = trim(tok.substr(eq + 1));
@@ -171,7 +171,7 @@ bool parse_basis(const Keys& k, int n) {
   const auto it = k.kv.find("basis");
   if (it == k.kv.end() || it->second == "identity") return false;
   if (it->second != "random")
-    throw InputError("spectrum.basis", quoted(it->second), "must be random or identity");
+    throw InputError("spectrum.basis", akm::quoted(it->second), "must be random or identity");
   if (n > kMaxRandomBasisN)
     throw InputError("spectrum.basis", "random",
                      fmt::format("needs n <= {} (QR of an n x n Gaussian matrix), got n = {}",
