@@ -20,7 +20,8 @@ Observations fit_cuda(const Fit& w, std::uint64_t seed, std::size_t batch_bytes)
   Groups groups(w);
   for (long long t0 = 0; t0 < w.trials; t0 += B) {
     const int nb = int(std::min<long long>(B, w.trials - t0));
-    launch_per_item(grid_per_item(nb, kThreadsPerBlock), Item{w, n, w.steps, seed, dsl.p, t0, nb, dst.p, dq.p});
+    launch_per_item(grid_per_item(nb, kThreadsPerBlock),
+                    Item{w, n, w.steps, seed, dsl.p, t0, nb, dst.p, dq.p});
     groups.add(t0, nb, download(dq, std::size_t(16) * n * nb));
   }
   return groups.finish();

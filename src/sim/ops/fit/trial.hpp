@@ -1,7 +1,8 @@
 // fit/trial — one trial of `akm simulate`'s fitting op as a CUDA thread runs it (float
 // state, double moments), written once as the kernel's item: cuda.cu launches it per thread,
-// emulated.cpp runs it on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖, or x raw) and SGD-EMA
-// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of ops::Fit.
+// emulated.cpp runs it on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖,
+// or x raw) and SGD-EMA [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments
+// of ops::Fit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -18,14 +19,15 @@ namespace akm::cuda::fit_detail {
 /// arrays: state st (5 arrays of n: e, μ of AK, e, μ of EMA, x) and moments q (16 arrays of n:
 /// ops::Fit::index order) at [array·n + i]·B + b, coalesced across the batch's threads.
 struct Item {
-  ops::FitModel model;
-  int n, steps;
-  std::uint64_t seed;
+  ops::FitModel model;  ///< β, η, α, σ and the key, as the op's record holds them
+  int n, steps;  ///< directions and steps per trial
+  std::uint64_t seed;  ///< the run's seed: trial t reads Stream(seed, t, keys | noise)
   const float* sl;  ///< √λ_i in float
-  long long trial0;
-  int B;
-  float* st;
-  double* q;
+  long long trial0;  ///< the batch's first trial
+  int B;  ///< trials in the batch
+  float* st;  ///< the batch's state
+  double* q;  ///< the batch's moments
+  /// The trial of thread `item` of the batch (b = item).
   AKM_HD void operator()(long long item) const;
 };
 
