@@ -22,20 +22,8 @@ void validate(const Options& o, const Spectrum& s) {
   require_alpha(o.alpha);
   if (!(o.sigma >= 0.0 && std::isfinite(o.sigma)))
     throw InputError("sigma", show(o.sigma), "must be a finite number >= 0");
-  // The closed forms describe a contracting buffer (as `akm theory` requires): normalized
-  // key ‖βI − ηx̂x̂ᵀ‖ = max(β, |β−η|) < 1 iff η < 1+β [thm:unconditional-stability]; raw
-  // key η·λ_max < 1+β in expectation (T7).
-  const double bound = 1.0 + o.beta;
-  if (o.key == Key::normalized && !(o.eta < bound))
-    throw InputError("eta", show(o.eta),
-                     fmt::format("must be < 1 + beta = {} for the normalized key to contract "
-                                 "(thm:unconditional-stability)", show(bound)));
-  const double lmax = s.lambda.maxCoeff();
-  if (o.key == Key::raw && !(o.eta * lmax < bound))
-    throw InputError("eta", show(o.eta),
-                     fmt::format("must be < (1 + beta)/lambda_max = {} for the raw key to "
-                                 "contract in expectation (lambda_max = {})",
-                                 show(bound / lmax), show(lmax)));
+  // The closed forms describe a contracting buffer (as `akm theory` requires).
+  require_contraction(o.beta, o.eta, o.key, s);
   if (o.key == Key::raw) {
     const double r2 = phase::ms_radius_raw(s.lambda, o.beta, o.eta);
     if (!(r2 < 1.0))
@@ -167,9 +155,8 @@ Result analyze(const Options& o, const ops::Fit& w, const TheoryReport& th,
 }
 
 Result run(const Options& o, const Spectrum& s) {
-  validate(o, s);
   const ops::Fit w = make_fit(o, s);
-  const TheoryReport th = make_theory_report({o.beta, o.eta, o.alpha, o.key}, s);
+  const TheoryReport th = make_theory_report(o, s);
   const auto t0 = std::chrono::steady_clock::now();
   const ops::Observations g = ops::fit(w, o.seed, o.backend, {o.precision, o.threads, o.progress});
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

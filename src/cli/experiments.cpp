@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/sim/backend.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/report/report.hpp"
@@ -154,15 +155,14 @@ void load_expectations(RunState& st) {
 
 // Experiments run their Monte Carlo on the CPU reference engine (akm/rules/kernels.hpp per trial,
 // akm/sim/sim.hpp): none of them is built on a workload with a CUDA launcher, so `run` accepts
-// --backend cpu only and says where the CUDA backend does apply.
+// --backend cpu only. The name is parsed as every command parses it (parse_backend, one refusal
+// for unknown names); cuda is then refused with where the CUDA backend does apply.
 void require_cpu_backend(const std::string& backend) {
-  if (backend == "cpu") return;
-  if (backend == "cuda")
-    throw InputError("--backend", backend,
-                     "experiments run on the CPU reference engine (no experiment has a CUDA "
-                     "kernel); use cpu, or --backend cuda with akm simulate, akm phase "
-                     "--measure or akm bench");
-  throw InputError("--backend", backend, "must be cpu (experiments run on the CPU reference engine)");
+  if (parse_backend(backend, "--backend", {Backend::cpu, Backend::cuda}) == Backend::cpu) return;
+  throw InputError("--backend", backend,
+                   "experiments run on the CPU reference engine (no experiment has a CUDA "
+                   "kernel); use cpu, or --backend cuda with akm simulate, akm phase "
+                   "--measure or akm bench");
 }
 
 const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {

@@ -28,10 +28,12 @@ namespace akm::cli {
 namespace {
 
 // One options record: CLI11 binds every model and run parameter straight into
-// simulate::Options (its defaults are the only ones), validated once by simulate::validate.
-// The record adds only what the command itself needs: the spectrum text and the output.
+// simulate::Options (its defaults are the only ones; β, η, α and the key are its TheoryInputs),
+// validated once by simulate::validate in the plan, before any work. The record adds only what
+// the command itself needs: the spectrum text, the output and the progress line's lock.
 struct SimulateState {
   simulate::Options o;
+  std::mutex progress_lock;
   std::string spec;
   std::string out = "results/simulate";
   bool quiet = false;
@@ -97,10 +99,9 @@ void print_table(const simulate::Result& r, const Spectrum& s) {
 }
 
 int cmd_simulate(SimulateState& st) {
-  simulate::Options o = st.o;
-  std::mutex mu;
+  simulate::Options& o = st.o;
   if (show_progress(st.quiet))
-    o.progress = [&mu](long long done, long long total) {
+    o.progress = [&mu = st.progress_lock](long long done, long long total) {
       std::lock_guard<std::mutex> lock(mu);
       std::fprintf(stderr, "\rakm simulate: %lld/%lld trial groups", done, total);
       if (done == total) std::fprintf(stderr, "\n");

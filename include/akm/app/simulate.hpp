@@ -31,13 +31,12 @@
 
 namespace akm::simulate {
 
-/// Options of `akm simulate` (the CLI flags of the same names).
-struct Options {
-  double beta = 0.9;  ///< decay β
-  double eta = 0.5;  ///< AK step η
-  double alpha = 0.1;  ///< learning rate α
+/// Options of `akm simulate` (the CLI flags of the same names). The model's β, η, α and key are
+/// the TheoryInputs the closed forms read (theory/report.hpp), held here rather than copied:
+/// the CLI binds --beta, --eta, --alpha and --key straight into them, make_theory_report reads
+/// them as they are, and make_fit copies them once into the op's record (ops::Fit).
+struct Options : TheoryInputs {
   double sigma = 0.1;  ///< label noise σ
-  Key key = Key::normalized;  ///< AK key: normalized x̂ or raw x
   long long trials = 2000;  ///< Monte-Carlo trials
   int steps = 200;  ///< steps per trial
   std::uint64_t seed = 1;  ///< seed of the counter streams
@@ -48,11 +47,12 @@ struct Options {
   std::function<void(long long, long long)> progress;  ///< (groups done, groups)
 };
 
-/// Refuses bad options (InputError naming the flag, the value and the valid range): β ∈
-/// [0,1), η > 0 with the contraction condition of the key (raw key: also mean-square
-/// stable, phase::ms_radius_raw < 1 (theory/phase.hpp)), α > 0, σ ≥ 0, trials ≥ 100,
-/// 1 ≤ steps ≤ 10⁶, n ≤ 8192, false alarm in (0,1), backend availability (cuda: built, a device,
-/// float precision).
+/// The one validation of the options, before any work (the CLI's plan, akm.simulate()):
+/// refuses bad options (InputError naming the flag, the value and the valid range): β ∈
+/// [0,1), η > 0 with the contraction condition of the key (require_contraction,
+/// theory/report.hpp; raw key: also mean-square stable, phase::ms_radius_raw < 1
+/// (theory/phase.hpp)), α > 0, σ ≥ 0, trials ≥ 100, 1 ≤ steps ≤ 10⁶, n ≤ 8192, false alarm
+/// in (0,1), backend availability (cuda: built, a device, float precision).
 void validate(const Options& o, const Spectrum& s);
 
 /// The workload for these options (groups = min(trials, 200)).
@@ -114,7 +114,7 @@ std::vector<std::string> ms_warnings(const Options& o, const Spectrum& s);
 Result analyze(const Options& o, const ops::Fit& w, const TheoryReport& th,
                const ops::Observations& groups);
 
-/// Runs the workload on the chosen backend and analyzes it.
+/// Runs the workload on the chosen backend and analyzes it; `o` has passed validate(o, s).
 Result run(const Options& o, const Spectrum& s);
 
 /// CSV rows (arm, direction, …) and the JSON summary written by `akm simulate`.

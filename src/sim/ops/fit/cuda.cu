@@ -12,16 +12,17 @@ using namespace cuda::fit_detail;
 
 Observations fit_cuda(const Fit& w, std::uint64_t seed, std::size_t batch_bytes) {
   require_device();
-  const Args a{w.n(), w.steps, w, seed};
+  const int n = w.n();
   const long long B = batch_trials(w, batch_bytes);
-  DevBuf<float> dsl(a.n), dst(std::size_t(5) * a.n * B);
-  DevBuf<double> dq(std::size_t(16) * a.n * B);
+  DevBuf<float> dsl(n), dst(std::size_t(5) * n * B);
+  DevBuf<double> dq(std::size_t(16) * n * B);
   upload(dsl, sqrt_lambda(w));
   Groups groups(w);
   for (long long t0 = 0; t0 < w.trials; t0 += B) {
     const int nb = int(std::min<long long>(B, w.trials - t0));
-    launch_per_item(grid_per_item(nb, kThreadsPerBlock), Item{dsl.p, a, t0, nb, dst.p, dq.p});
-    groups.add(t0, nb, download(dq, std::size_t(16) * a.n * nb));
+    launch_per_item(grid_per_item(nb, kThreadsPerBlock),
+                    Item{w, n, w.steps, seed, dsl.p, t0, nb, dst.p, dq.p});
+    groups.add(t0, nb, download(dq, std::size_t(16) * n * nb));
   }
   return groups.finish();
 }

@@ -1,7 +1,8 @@
 // fit/trial — one trial of `akm simulate`'s fitting op as a CUDA thread runs it (float
-// state, double moments), written once: cuda.cu launches it per thread, emulated.cpp runs it
-// on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖, or x raw) and SGD-EMA
-// [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments of ops::Fit.
+// state, double moments), written once as the kernel's item: cuda.cu launches it per thread,
+// emulated.cpp runs it on the host (docs/cuda.md). AK-SGD [eq:dm-norm-update] (k = x/‖x‖,
+// or x raw) and SGD-EMA [eq:ema-update] per eigendirection, δ = e·x + σε, with the moments
+// of ops::Fit.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -12,19 +13,26 @@
 
 namespace akm::cuda::fit_detail {
 
-/// What a trial reads besides its arrays: the op's model as it is (rounded to float below).
-struct Args {
-  int n, steps;
-  ops::FitModel model;
-  std::uint64_t seed;
+/// One device thread's work, trial trial0 + b of a batch of B: the kernel (cuda.cu) and the
+/// emulator (emulated.cpp) both run it. It holds the op's model as it is (the one copy of β, η,
+/// α, σ on the device path; rounded to float below), the run's size and seed, and the batch's
+/// arrays: state st (5 arrays of n: e, μ of AK, e, μ of EMA, x) and moments q (16 arrays of n:
+/// ops::Fit::index order) at [array·n + i]·B + b, coalesced across the batch's threads.
+struct Item {
+  ops::FitModel model;  ///< β, η, α, σ and the key, as the op's record holds them
+  int n, steps;  ///< directions and steps per trial
+  std::uint64_t seed;  ///< the run's seed: trial t reads Stream(seed, t, keys | noise)
+  const float* sl;  ///< √λ_i in float
+  long long trial0;  ///< the batch's first trial
+  int B;  ///< trials in the batch
+  float* st;  ///< the batch's state
+  double* q;  ///< the batch's moments
+  /// The trial of thread `item` of the batch (b = item).
+  AKM_HD void operator()(long long item) const;
 };
 
-/// Trial trial0 + b of a batch of B: state st (5 arrays of n: e, μ of AK, e, μ of EMA, x)
-/// and moments q (16 arrays of n: ops::Fit::index order) at [array·n + i]·B + b, coalesced
-/// across the batch's threads.
-AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b, int B, float* st,
-                         double* q) {
-  const int n = a.n;
+AKM_HD inline void Item::operator()(long long item) const {
+  const int b = int(item);
   auto S = [&](int arr, int i) -> float& { return st[(std::size_t(arr) * n + i) * B + b]; };
   auto Q = [&](int arm, int j, int i) -> double& { return q[(std::size_t(8 * arm + j) * n + i) * B + b]; };
   for (int i = 0; i < n; ++i) {
@@ -33,12 +41,12 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b
     for (int arm = 0; arm < 2; ++arm)
       for (int j = 0; j < 8; ++j) Q(arm, j, i) = 0.0;
   }
-  const float alpha = float(a.model.alpha), beta = float(a.model.beta), eta = float(a.model.eta),
-              sigma = float(a.model.sigma), omb = float(1.0 - a.model.beta);
-  const bool normalized = a.model.normalized;
+  const float alpha = float(model.alpha), beta = float(model.beta), eta = float(model.eta),
+              sigma = float(model.sigma), omb = float(1.0 - model.beta);
+  const bool normalized = model.normalized;
   const std::uint64_t trial = std::uint64_t(trial0 + b);
-  hd::Stream<float> keys(a.seed, trial, hd::kKeys), noise(a.seed, trial, hd::kNoise);
-  for (int step = 0; step < a.steps; ++step) {
+  hd::Stream<float> keys(seed, trial, hd::kKeys), noise(seed, trial, hd::kNoise);
+  for (int step = 0; step < steps; ++step) {
     float nn = 0.f;
     for (int i = 0; i < n; ++i) {
       const float x = sl[i] * keys.normal();
@@ -80,17 +88,5 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long trial0, int b
     Q(1, 7, i) = S(2, i);
   }
 }
-
-/// What a device thread does with its item (trial trial0 + b of the batch): the kernel and the
-/// emulator both run it.
-struct Item {
-  const float* sl;
-  Args a;
-  long long trial0;
-  int B;
-  float* st;
-  double* q;
-  AKM_HD void operator()(long long b) const { trial(sl, a, trial0, int(b), B, st, q); }
-};
 
 }  // namespace akm::cuda::fit_detail
