@@ -3,6 +3,7 @@
 // when a check fails.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,8 @@
 
 #include "test_util.hpp"
 
+#include "akm/check/ledger.hpp"
+#include "akm/check/ledger_verdict.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/report.hpp"
 #include "akm/theory/theory.hpp"
@@ -142,6 +145,44 @@ TEST(Cli, ListIdsPrintsOneIdPerLine) {
   for (std::string id; std::getline(lines, id); ++n)
     EXPECT_TRUE(std::regex_match(id, std::regex("[A-Z][0-9]+"))) << id;
   EXPECT_GE(n, 20);
+}
+
+// `akm run` ends each experiment's report with one line per ledger statement it tests (label,
+// verdict, short reason), the same statements summary.json's "ledger" array holds, and the
+// experiment's status is their roll-up (check/ledger_verdict.hpp). T3 tests lem:transport
+// together with R1, so its line says the verdict is T3's part only.
+TEST(Cli, RunPrintsAVerdictLinePerLedgerStatement) {
+  const fs::path out = fresh_dir("ledger-lines");
+  const auto r = run("run T2 T3 --quick --quiet --out " + out.string());
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto ledger = akm::read_ledger(std::string(AKM_TESTS_DIR) + "/../experiments/ledger.toml");
+  for (const std::string id : {"T2", "T3"}) {
+    const auto summary = nlohmann::json::parse(akm_test::slurp(out / id / "summary.json"));
+    std::vector<std::string> want, got;
+    for (const auto& e : ledger.entries) {
+      const auto ids = e.experiments();
+      if (std::find(ids.begin(), ids.end(), id) != ids.end()) want.push_back(e.label);
+    }
+    std::vector<akm::LedgerStatus> verdicts;
+    const auto status_line = r.out.find(id + "   PASS");
+    ASSERT_NE(status_line, std::string::npos) << r.out;
+    for (const auto& s : summary.at("ledger")) {
+      got.push_back(s.at("label"));
+      verdicts.push_back(akm::parse_claim_status(s.at("verdict"), "verdict"));
+      EXPECT_FALSE(s.at("checks").empty()) << s.dump();
+      const std::regex line("\\n +" + std::regex_replace(s.at("label").get<std::string>(), std::regex(R"([.^$|()\[\]{}*+?\\])"), R"(\$&)") +
+                            " +" + s.at("verdict").get<std::string>() + " +[^\\n]+");
+      std::smatch m;
+      const std::string after = r.out.substr(status_line);
+      ASSERT_TRUE(std::regex_search(after, m, line)) << s.at("label") << "\n" << r.out;
+      EXPECT_NE(m.str().find(s.at("short_reason").get<std::string>()), std::string::npos) << m.str();
+    }
+    EXPECT_EQ(got, want) << id;
+    EXPECT_EQ(summary.at("status").at("status"), akm::to_string(akm::roll_up(verdicts))) << id;
+    EXPECT_EQ(summary.at("status").at("basis"), "ledger") << id;
+  }
+  const std::regex transport("\\n +lem:transport +[A-Z ]+ [^\\n]*part: T3 only; also needs R1");
+  EXPECT_TRUE(std::regex_search(r.out, transport)) << r.out;
 }
 
 // A false-alarm rate near 1 makes every Monte-Carlo tolerance almost zero: the run must

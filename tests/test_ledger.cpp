@@ -3,6 +3,8 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -232,6 +234,137 @@ TEST(LedgerRules, RollUpIsTheMostSevereVerdict) {
   EXPECT_EQ(akm::roll_up({S::Supported, S::Corrected}), S::Corrected);
   EXPECT_EQ(akm::roll_up({S::Supported, S::Inconclusive}), S::Inconclusive);
   EXPECT_EQ(akm::roll_up({S::Reported}), S::Reported);
+}
+
+// The roll-up order as the ledger's header writes it (rule 5), most severe first.
+std::vector<LedgerStatus> header_roll_up_order() {
+  std::ifstream in(kLedger);
+  std::string header, line;
+  while (std::getline(in, line) && line.rfind("#", 0) == 0) header += line.substr(1) + " ";
+  std::string flat;  // the header with its line breaks and comment marks folded into single spaces
+  for (const char c : header)
+    if (!(c == ' ' && !flat.empty() && flat.back() == ' ')) flat += c;
+  const std::string key = "most severe entry verdict:";
+  const auto at = flat.find(key);
+  if (at == std::string::npos) return {};
+  const std::string list = flat.substr(at + key.size(), flat.find('.', at) - at - key.size());
+  std::vector<LedgerStatus> out;
+  std::stringstream ss(list);
+  for (std::string item; std::getline(ss, item, ',');) {
+    item = item.substr(item.find_first_not_of(' '));
+    item = item.substr(0, item.find_last_not_of(' ') + 1);
+    out.push_back(akm::parse_claim_status(item, "ledger header roll-up order"));
+  }
+  return out;
+}
+
+TEST(LedgerRules, RollUpFollowsTheOrderWrittenInTheHeader) {
+  const auto order = header_roll_up_order();
+  ASSERT_EQ(order.size(), 6u) << "the header's rule 5 lists the six experiment statuses";
+  EXPECT_EQ(order.front(), LedgerStatus::Contradicted);
+  EXPECT_EQ(order.back(), LedgerStatus::Reported);
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    EXPECT_EQ(akm::roll_up({order[i]}), order[i]);
+    for (std::size_t j = i + 1; j < order.size(); ++j) {
+      EXPECT_EQ(akm::roll_up({order[j], order[i]}), order[i]) << akm::to_string(order[i]) << " over " << akm::to_string(order[j]);
+      EXPECT_EQ(akm::roll_up({order[i], order[j]}), order[i]);
+    }
+  }
+}
+
+// A two-experiment statement (parts a in T0, b in T9) and a T9-only one, as a ledger.
+akm::Ledger two_experiment_ledger() {
+  akm::Ledger l;
+  l.rules = header_rules();
+  auto b = group("b");
+  b.experiment = "T9";
+  auto shared = entry(akm::StatementKind::Theorem, {group("a"), b});
+  shared.label = "thm:shared";
+  auto other = entry(akm::StatementKind::Theorem, {b});
+  other.label = "thm:other";
+  l.entries = {shared, other};
+  return l;
+}
+
+TEST(LedgerPart, AStatementIsJudgedFromThisExperimentsPartAndNamesTheOthers) {
+  const auto l = two_experiment_ledger();
+  const auto s = summary({mc("a/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA")});
+  const auto parts = akm::statement_parts(l, "T0", s);
+  ASSERT_EQ(parts.size(), 1u);  // thm:other names T9 alone
+  EXPECT_EQ(parts[0].verdict.label, "thm:shared");
+  EXPECT_EQ(parts[0].verdict.status, LedgerStatus::Supported);
+  ASSERT_EQ(parts[0].verdict.evidence.size(), 1u);  // T9's group is not judged here
+  EXPECT_EQ(parts[0].checks, std::vector<std::string>{"a/*"});
+  EXPECT_EQ(parts[0].also_needs, std::vector<std::string>{"T9"});
+  EXPECT_NE(parts[0].line_reason().find("part: T0 only; also needs T9"), std::string::npos) << parts[0].line_reason();
+  // The same code, given the entry whole, needs T9's results too (what `akm ledger` says).
+  EXPECT_EQ(akm::ledger_verdict(l.entries[0], l.rules, {{"T0", s}}).status, LedgerStatus::Inconclusive);
+  const auto j = parts[0].to_json();
+  EXPECT_EQ(j.at("verdict"), "SUPPORTED");
+  EXPECT_EQ(j.at("also_needs"), json::array({"T9"}));
+  EXPECT_EQ(j.at("checks"), json::array({"a/*"}));
+  // A statement whose every part is here has nothing else to need.
+  const auto whole = akm::statement_parts(l, "T9", summary({mc("b/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA")}));
+  ASSERT_EQ(whole.size(), 2u);
+  EXPECT_TRUE(whole[1].also_needs.empty());
+  EXPECT_EQ(whole[1].line_reason(), akm::short_reason(whole[1].verdict));
+}
+
+akm::ClaimVerdict from_checks(akm::ClaimStatus s) {
+  akm::ClaimVerdict v;
+  v.status = s;
+  v.reason = "from the checks";
+  v.n_evidence = 7;
+  return v;
+}
+
+TEST(LedgerPart, ExperimentStatusIsTheRollUpOfItsStatements) {
+  auto l = two_experiment_ledger();
+  auto third = entry(akm::StatementKind::Theorem, {group("c")});
+  third.label = "thm:third";
+  l.entries.push_back(third);
+  // thm:shared supported by its T0 part, thm:third contradicted by a failing check.
+  auto s = summary({mc("a/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA"), mc("c/1", 1, 3, 0.1, 0.5, false, 0.99, "EMA")});
+  auto v = akm::experiment_status(from_checks(akm::ClaimStatus::Supported), akm::statement_parts(l, "T0", s), s);
+  EXPECT_EQ(v.status, LedgerStatus::Contradicted);
+  EXPECT_EQ(v.basis, "ledger");
+  EXPECT_EQ(v.checks_status, "SUPPORTED");
+  EXPECT_EQ(v.n_evidence, 7);  // the counts of the checks are kept
+  EXPECT_NE(v.reason.find("thm:third"), std::string::npos) << v.reason;
+  EXPECT_EQ(v.to_json().at("basis"), "ledger");
+  // Both pass: SUPPORTED, though the checks alone said otherwise.
+  s["checks"][1] = mc("c/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA");
+  v = akm::experiment_status(from_checks(akm::ClaimStatus::Inconclusive), akm::statement_parts(l, "T0", s), s);
+  EXPECT_EQ(v.status, LedgerStatus::Supported);
+  EXPECT_EQ(v.checks_status, "INCONCLUSIVE");
+}
+
+TEST(LedgerPart, AFailingCheckNoStatementNamesMakesTheStatusInconclusive) {
+  const auto l = two_experiment_ledger();
+  const auto s = summary({mc("a/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA"), mc("z/1", 1, 3, 0.1, 0.5, false)});
+  const auto v = akm::experiment_status(from_checks(akm::ClaimStatus::Contradicted), akm::statement_parts(l, "T0", s), s);
+  EXPECT_EQ(v.status, LedgerStatus::Inconclusive);
+  EXPECT_NE(v.reason.find("z/1"), std::string::npos) << v.reason;
+}
+
+TEST(LedgerPart, AnExperimentTheLedgerNamesNowhereKeepsTheStatusOfItsChecks) {
+  const auto l = two_experiment_ledger();
+  const auto s = summary({mc("x/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA")});
+  const auto parts = akm::statement_parts(l, "T5", s);
+  EXPECT_TRUE(parts.empty());
+  const auto v = akm::experiment_status(from_checks(akm::ClaimStatus::Supported), parts, s);
+  EXPECT_EQ(v.status, akm::ClaimStatus::Supported);
+  EXPECT_EQ(v.reason, "from the checks");
+  EXPECT_EQ(v.basis, "checks");
+  EXPECT_FALSE(v.to_json().contains("checks_status"));
+}
+
+TEST(LedgerCompiled, IsTheLedgerFileOfTheSources) {
+  std::ifstream in(kLedger);
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_EQ(std::string(akm::compiled_ledger_text()), text.str());
+  EXPECT_EQ(akm::compiled_ledger().entries.size(), akm::read_ledger(kLedger).entries.size());
 }
 
 TEST(LedgerGlob, MatchesWholeNamesWithUtf8Wildcards) {

@@ -122,13 +122,16 @@ TEST(Status, ResolutionInParametersFromSensitivities) {
 }
 
 TEST(Status, NamesRoundTripAndBadNamesAreRefused) {
-  for (auto s : {ClaimStatus::Supported, ClaimStatus::Contradicted,
+  for (auto s : {ClaimStatus::Supported, ClaimStatus::Corrected, ClaimStatus::Contradicted,
                  ClaimStatus::NotReproducedAtScale, ClaimStatus::Inconclusive,
                  ClaimStatus::Reported})
     EXPECT_EQ(akm::parse_claim_status(akm::to_string(s), "s"), s);
   EXPECT_EQ(akm::parse_claim_status("not_reproduced_at_this_scale", "s"),
             ClaimStatus::NotReproducedAtScale);
   EXPECT_THROW(akm::parse_claim_status("PASS", "line 3"), akm::InputError);
+  // Declared in a ledger entry, never an experiment's status (nor an expected one).
+  EXPECT_THROW(akm::parse_claim_status(akm::to_string(ClaimStatus::NotTestableHere), "s"), akm::InputError);
+  EXPECT_THROW(akm::parse_claim_status("NOT_TESTED_YET", "s"), akm::InputError);
 }
 
 }  // namespace

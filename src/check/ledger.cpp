@@ -236,6 +236,11 @@ Ledger read_ledger(const std::filesystem::path& file) {
   return parse_ledger(ss.str(), file.string());
 }
 
+const Ledger& compiled_ledger() {
+  static const Ledger ledger = parse_ledger(std::string(compiled_ledger_text()), "experiments/ledger.toml (compiled in)");
+  return ledger;
+}
+
 namespace {
 // One UTF-8 code point's length from its lead byte.
 std::size_t cp_len(unsigned char c) { return c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1; }

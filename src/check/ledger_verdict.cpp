@@ -1,5 +1,6 @@
 // ledger_verdict — verdicts per ledger entry from its groups' outcomes (rules in the header;
-// one group against the recorded checks: ledger_group.cpp).
+// one group against the recorded checks: ledger_group.cpp; one experiment's part of the
+// statements and its roll-up: ledger_part.cpp).
 #include "akm/check/ledger_verdict.hpp"
 
 #include <algorithm>
@@ -8,20 +9,6 @@
 #include <fmt/format.h>
 
 namespace akm {
-
-std::string to_string(LedgerStatus s) {
-  switch (s) {
-    case LedgerStatus::Supported: return "SUPPORTED";
-    case LedgerStatus::Corrected: return "CORRECTED";
-    case LedgerStatus::Contradicted: return "CONTRADICTED";
-    case LedgerStatus::NotReproducedAtScale: return "NOT REPRODUCED AT THIS SCALE";
-    case LedgerStatus::Inconclusive: return "INCONCLUSIVE";
-    case LedgerStatus::Reported: return "REPORTED";
-    case LedgerStatus::NotTestableHere: return "NOT TESTABLE HERE";
-    case LedgerStatus::NotTestedYet: return "NOT TESTED YET";
-  }
-  return "?";
-}
 
 std::string to_string(GroupOutcome o) {
   switch (o) {

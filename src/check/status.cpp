@@ -49,10 +49,13 @@ std::string names_of_failed(const Checks& checks, bool design) {
 std::string to_string(ClaimStatus s) {
   switch (s) {
     case ClaimStatus::Supported: return "SUPPORTED";
+    case ClaimStatus::Corrected: return "CORRECTED";
     case ClaimStatus::Contradicted: return "CONTRADICTED";
     case ClaimStatus::NotReproducedAtScale: return "NOT REPRODUCED AT THIS SCALE";
     case ClaimStatus::Inconclusive: return "INCONCLUSIVE";
     case ClaimStatus::Reported: return "REPORTED";
+    case ClaimStatus::NotTestableHere: return "NOT TESTABLE HERE";
+    case ClaimStatus::NotTestedYet: return "NOT TESTED YET";
   }
   return "?";
 }
@@ -62,17 +65,17 @@ ClaimStatus parse_claim_status(const std::string& text, const std::string& what)
   std::replace(t.begin(), t.end(), '_', ' ');
   std::replace(t.begin(), t.end(), '-', ' ');
   std::transform(t.begin(), t.end(), t.begin(), [](unsigned char c) { return std::toupper(c); });
-  for (auto s : {ClaimStatus::Supported, ClaimStatus::Contradicted,
+  for (auto s : {ClaimStatus::Supported, ClaimStatus::Corrected, ClaimStatus::Contradicted,
                  ClaimStatus::NotReproducedAtScale, ClaimStatus::Inconclusive,
                  ClaimStatus::Reported})
     if (to_string(s) == t) return s;
   throw InputError(what, text,
-                   "must be SUPPORTED, CONTRADICTED, NOT_REPRODUCED_AT_THIS_SCALE, INCONCLUSIVE "
-                   "or REPORTED");
+                   "must be SUPPORTED, CORRECTED, CONTRADICTED, NOT_REPRODUCED_AT_THIS_SCALE, "
+                   "INCONCLUSIVE or REPORTED");
 }
 
 nlohmann::json ClaimVerdict::to_json() const {
-  return {{"status", to_string(status)},
+  nlohmann::json j = {{"status", to_string(status)},
           {"reason", reason},
           {"evidence_checks", n_evidence},
           {"discriminating_checks", n_discriminating},
@@ -82,7 +85,10 @@ nlohmann::json ClaimVerdict::to_json() const {
            {{"prediction", number_or_null(resolution_prediction)},
             {"eta", number_or_null(resolution_eta)},
             {"beta", number_or_null(resolution_beta)},
-            {"lambda", number_or_null(resolution_lambda)}}}};
+            {"lambda", number_or_null(resolution_lambda)}}},
+          {"basis", basis}};
+  if (!checks_status.empty()) j["checks_status"] = checks_status;
+  return j;
 }
 
 ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,

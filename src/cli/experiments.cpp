@@ -26,7 +26,8 @@ namespace {
 
 // --resume: the previous result stands when its summary.json carries the current hash
 // (same code version, seed, quick flag and false-alarm rate); its verdict is read back.
-bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass, std::string& status) {
+bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass, std::string& status,
+                nlohmann::json& statements) {
   const auto path = opts.out_root / e.info.id / "summary.json";
   std::ifstream in(path);
   if (!in) return false;
@@ -38,7 +39,18 @@ bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass, st
     return false;
   pass = j["pass"].get<bool>();
   status = j["status"]["status"].get<std::string>();
+  statements = j.value("ledger", nlohmann::json::array());
   return true;
+}
+
+// One line per ledger statement the experiment tests (summary.json's "ledger"): label, verdict
+// from this run, short reason (with the other experiments a statement also needs).
+std::string statement_lines(const nlohmann::json& statements) {
+  std::string out;
+  for (const auto& s : statements)
+    out += fmt::format("     {:<44} {:<28} {}\n", s.value("label", ""), s.value("verdict", ""),
+                       s.value("short_reason", ""));
+  return out;
 }
 
 // The expectation of claim `id`, compared with its status: "" when it matches (or nothing is
@@ -65,13 +77,15 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
     const auto& e = *list[k];
     bool kept_pass = false;
     std::string status;
+    nlohmann::json statements;
     // Under MPI, rank 0's files decide for every rank (the ranks must run the same experiments).
-    const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass, status));
+    const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass, status, statements));
     if (resume) kept_pass = dist::agree(kept_pass);
     if (keep) {
       std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}  [{}]\n",
                                e.info.id, kept_pass ? "PASS" : "FAIL",
-                               (opts.out_root / e.info.id).string(), status);
+                               (opts.out_root / e.info.id).string(), status)
+                << statement_lines(statements);
       all = all && kept_pass;
     } else {
       progress.begin(k, e.info.id, e.info.title);
@@ -84,7 +98,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
       std::cout << fmt::format("{:<4} {}{}{}  {}/{} checks passed  {:6.1f} s  {}\n     {}: {}\n", r.id,
                                on, r.pass ? "PASS" : "FAIL", off, r.n_checks - r.n_failed,
                                r.n_checks, secs, r.dir.string(), status, r.verdict.reason)
-                << std::flush;
+                << statement_lines(r.statements) << std::flush;
       all = all && r.pass;
     }
     if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick); !m.empty())

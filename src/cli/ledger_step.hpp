@@ -12,7 +12,8 @@
 
 namespace akm::cli {
 
-/// The ledger and statement list shipped with the sources, read and cross-checked
+/// The ledger compiled into akm (check/ledger.hpp, compiled_ledger) cross-checked with the
+/// statement list shipped with the sources
 /// (InputError for a malformed ledger or an unknown label).
 Ledger shipped_ledger();
 

@@ -13,6 +13,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/base/progress.hpp"
+#include "akm/check/ledger_verdict.hpp"
 #include "akm/experiments/result_hash.hpp"
 #include "akm/sim/dist.hpp"
 
@@ -117,7 +118,6 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
   ExperimentContext ctx(opts, out);
   e.body(ctx);
   ctx.checks.finalize();
-  const ClaimVerdict verdict = claim_verdict(ctx.checks, ctx.kind, ctx.findings);
 
   // The paper's own words for each cited label that has a statement (theorem-like or equation).
   nlohmann::json statements = nlohmann::json::array();
@@ -140,11 +140,17 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
       {"params", ctx.params},
       {"checks", ctx.checks.to_json()},
       {"pass", ctx.checks.all_pass()},
-      {"status", verdict.to_json()},
       {"gated", ctx.gated},
       {"findings", ctx.findings},
       {"hash", result_hash(e.info, opts)},
   };
+  // Each ledger statement this experiment tests, judged from its part alone, and the status as
+  // their roll-up (check/ledger_verdict.hpp): the same code as `akm ledger`, on this summary.
+  const auto parts = statement_parts(compiled_ledger(), e.info.id, summary);
+  const ClaimVerdict verdict = experiment_status(claim_verdict(ctx.checks, ctx.kind, ctx.findings), parts, summary);
+  summary["status"] = verdict.to_json();
+  summary["ledger"] = nlohmann::json::array();
+  for (const auto& p : parts) summary["ledger"].push_back(p.to_json());
   // Wall time is printed by the CLI, not stored: summary.json must not depend on the
   // machine or the thread count.
   (void)t0;
@@ -152,7 +158,7 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
   out.commit();
 
   ExperimentOutcome r{e.info.id, ctx.checks.all_pass(), verdict, ctx.checks.size(), 0,
-                      out.final_path()};
+                      out.final_path(), summary["ledger"]};
   for (const auto& c : ctx.checks.records()) r.n_failed += c.pass ? 0 : 1;
   return r;
 }

@@ -111,6 +111,8 @@ table.checks tr.bad td { background: #fde0e0; }
 .st-INCONCLUSIVE { color: #222; background: #f2c94c; }
 .st-NOT-REPRODUCED-AT-THIS-SCALE { color: #fff; background: #b26a00; }
 .st-REPORTED { color: #fff; background: #5b6b8c; }
+.st-CORRECTED { color: #fff; background: #6a3fb5; }
+.st-NOT-TESTABLE-HERE, .st-NOT-TESTED-YET { color: #222; background: #ddd; }
 .status { padding: 0.6em 1em; border-left: 6px solid #888; background: #f7f7f7; }
 .stmt { padding: 0.5em 1em; margin: 0.6em 0; border-left: 4px solid #5b6b8c; background: #f5f7fb; }
 .stmt .head { font-weight: bold; }

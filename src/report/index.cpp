@@ -204,7 +204,8 @@ std::vector<std::string> csv_files(const fs::path& dir) {
 // "19 SUPPORTED · 1 CONTRADICTED · …" in the order of check/status.hpp, spelled by its to_string.
 std::string status_counts(const std::vector<Experiment>& exps) {
   std::string out;
-  for (const ClaimStatus cs : {ClaimStatus::Supported, ClaimStatus::Contradicted, ClaimStatus::NotReproducedAtScale,
+  for (const ClaimStatus cs : {ClaimStatus::Supported, ClaimStatus::Corrected, ClaimStatus::Contradicted,
+                               ClaimStatus::NotReproducedAtScale,
                                ClaimStatus::Inconclusive, ClaimStatus::Reported}) {
     const std::string st = to_string(cs);
     std::size_t n = 0;

@@ -163,9 +163,13 @@ def test_list_and_run():
     assert s["id"] == "T1" and s["quick"] is True and s["seed"] == 5
     assert "checks" in s and isinstance(s["pass"], bool)
     # The claim status (docs/statistics.md, "Claim statuses") comes with its counts.
-    assert s["status"]["status"] in {"SUPPORTED", "CONTRADICTED", "NOT REPRODUCED AT THIS SCALE",
+    assert s["status"]["status"] in {"SUPPORTED", "CORRECTED", "CONTRADICTED", "NOT REPRODUCED AT THIS SCALE",
                                      "INCONCLUSIVE", "REPORTED"}
     assert 0 <= s["status"]["discriminating_checks"] <= s["status"]["evidence_checks"]
+    # T1's status is the roll-up of the ledger statements it tests (docs/ledger.md), the same
+    # statements `akm run` prints, with the ledger compiled into the module.
+    assert s["status"]["basis"] == "ledger"
+    assert [p["label"] for p in s["ledger"]] == ["thm:fixedpoint", "cor:fixedpoint-normalized"]
     assert s == akm.run("T1", quick=True, seed=5, progress=False)  # same seed, same summary
 
 

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace akm {
@@ -94,6 +95,12 @@ std::string to_string(StatementKind k);
 Ledger parse_ledger(const std::string& text, const std::string& source = "ledger");
 /// Reads and parses a ledger file (InputError when it cannot be read).
 Ledger read_ledger(const std::filesystem::path& file);
+
+/// The text of experiments/ledger.toml as it was when akm was built (cmake/ledger_text.cmake).
+std::string_view compiled_ledger_text();
+/// The ledger compiled into akm, parsed once: the one `akm run`, `akm reproduce` and akm.run
+/// judge the statements by (InputError, at first use, for a malformed ledger).
+const Ledger& compiled_ledger();
 
 /// Shell-style match of a whole name: '*' any run (also empty), '?' one character (UTF-8 aware).
 bool glob_match(const std::string& pattern, const std::string& name);

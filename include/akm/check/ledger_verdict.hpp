@@ -22,6 +22,15 @@
 //                  design's power or assurance is below its floor: "by design");
 //   REPORTED       a finding: its design checks pass and its numbers are the findings named;
 //   NOT TESTABLE HERE / NOT TESTED YET  declared in the entry, with the reason.
+//
+// Where an experiment reports (akm run, its summary.json) each statement it tests is judged
+// from that experiment's part of the entry alone (statement_parts), naming the other
+// experiments the full verdict also needs; its status is the roll-up of those verdicts
+// (experiment_status):
+//   the most severe verdict, in the order CONTRADICTED, NOT REPRODUCED AT THIS SCALE,
+//   INCONCLUSIVE, CORRECTED, SUPPORTED, REPORTED (REPORTED only when every statement is a
+//   finding); a failing check that no entry names makes it at least INCONCLUSIVE; an
+//   experiment the ledger names nowhere keeps the status of its own checks (check/status.hpp).
 #pragma once
 #include <map>
 #include <string>
@@ -30,14 +39,13 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/check/ledger.hpp"
+#include "akm/check/status.hpp"
 
 namespace akm {
 
-/// An entry's verdict (the rules at the top of this header); to_string gives its display name.
-enum class LedgerStatus {
-  Supported, Corrected, Contradicted, NotReproducedAtScale, Inconclusive, Reported, NotTestableHere, NotTestedYet
-};
-std::string to_string(LedgerStatus s);  ///< "SUPPORTED", "NOT TESTABLE HERE", …
+/// An entry's verdict (the rules at the top of this header): the claim statuses of
+/// check/status.hpp, whose to_string gives the display name ("SUPPORTED", "NOT TESTABLE HERE").
+using LedgerStatus = ClaimStatus;
 
 /// What one group of checks showed.
 enum class GroupOutcome { Supports, Fails, DesignFailed, ByDesign, Weak, Empty, NoResults };
@@ -93,5 +101,38 @@ EntryVerdict ledger_verdict(const LedgerEntry& e, const LedgerRules& rules,
 /// The roll-up of an experiment's entries: the most severe verdict, in the order
 /// CONTRADICTED, NOT REPRODUCED AT THIS SCALE, INCONCLUSIVE, CORRECTED, SUPPORTED, REPORTED.
 LedgerStatus roll_up(const std::vector<LedgerStatus>& verdicts);
+
+/// The short reason of a verdict, for one terminal line: how many parts support, or the first
+/// part that does not and what it showed.
+std::string short_reason(const EntryVerdict& v);
+
+/// A statement as one experiment reports it: its verdict from that experiment's part of the
+/// ledger entry alone, the check patterns that part names, and the other experiments the
+/// statement's full verdict (`akm ledger`) also needs.
+struct StatementPart {
+  EntryVerdict verdict;                 ///< from this experiment's groups only
+  std::string experiment;               ///< the reporting experiment
+  std::vector<std::string> checks;      ///< the part's check-name patterns ("params<ptr>" for departures)
+  std::vector<std::string> also_needs;  ///< the entry's other experiments (empty: the verdict is whole)
+  /// The short reason, with "part: T4 only; also needs T10" when `also_needs` is not empty.
+  std::string line_reason() const;
+  /// {label, verdict, reason, short_reason, checks, also_needs, evidence, refute, findings}.
+  nlohmann::json to_json() const;
+};
+
+/// The entry restricted to the groups that name experiment `id` (its part tested there).
+LedgerEntry part_of(const LedgerEntry& e, const std::string& id);
+
+/// Every ledger statement experiment `id` tests, in ledger (paper) order, each judged from `id`'s
+/// summary.json alone with ledger_verdict (the code `akm ledger` uses).
+std::vector<StatementPart> statement_parts(const Ledger& ledger, const std::string& id,
+                                           const nlohmann::json& summary);
+
+/// The experiment's status: `from_checks` (claim_verdict of its checks) with its status and
+/// reason replaced by the roll-up of `parts` (rules at the top of this header); its counts and
+/// resolutions are kept. `summary` supplies the recorded checks, for the failing checks no
+/// statement names. No parts: `from_checks` unchanged.
+ClaimVerdict experiment_status(const ClaimVerdict& from_checks, const std::vector<StatementPart>& parts,
+                               const nlohmann::json& summary);
 
 }  // namespace akm

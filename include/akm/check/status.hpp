@@ -9,6 +9,10 @@
 //   INCONCLUSIVE   every check passed but none discriminates, or a design check failed;
 //   REPORTED       a measured finding with no pass rule (its numbers are in the reason);
 //                  its design checks still pass or fail the run.
+// These are the rules of an experiment's own checks. The status an experiment reports is the
+// roll-up of the claim ledger's verdicts on the statements it tests (check/ledger_verdict.hpp,
+// experiment_status); the rules above decide it only for an experiment the ledger names
+// nowhere. One enumeration serves both: a ledger verdict is a ClaimStatus (LedgerStatus).
 #pragma once
 #include <string>
 #include <vector>
@@ -26,11 +30,17 @@ enum class ClaimKind {
   Finding,    ///< a measurement with no pass rule (e.g. an optimizer gap)
 };
 
-/// The status of a claim (docs/statistics.md, Claim statuses).
-enum class ClaimStatus { Supported, Contradicted, NotReproducedAtScale, Inconclusive, Reported };
+/// The status of a claim or a paper statement (docs/statistics.md, Claim statuses; docs/ledger.md).
+/// CORRECTED comes from the ledger alone (the statement as written fails, its corrected text is
+/// supported); NOT TESTABLE HERE and NOT TESTED YET are declared in a ledger entry and are never
+/// an experiment's status.
+enum class ClaimStatus {
+  Supported, Corrected, Contradicted, NotReproducedAtScale, Inconclusive, Reported, NotTestableHere, NotTestedYet
+};
 
 std::string to_string(ClaimStatus s);  ///< "SUPPORTED", "NOT REPRODUCED AT THIS SCALE", …
-/// Inverse of to_string, also accepting '_' or '-' for spaces; InputError names `what`.
+/// Inverse of to_string for an experiment's status (every status but the two declared ones),
+/// also accepting '_' or '-' for spaces; InputError names `what`.
 ClaimStatus parse_claim_status(const std::string& text, const std::string& what);
 
 /// A claim's status, its reason and the counts it was decided from.
@@ -47,6 +57,11 @@ struct ClaimVerdict {
   double resolution_eta;  ///< of η
   double resolution_beta;  ///< of β
   double resolution_lambda;  ///< of λ̂
+  /// What decided `status`: "checks" (the rules of this header) or "ledger" (the roll-up of
+  /// the ledger statements the experiment tests, check/ledger_verdict.hpp).
+  std::string basis = "checks";
+  /// With basis "ledger": the status its own checks give by the rules of this header.
+  std::string checks_status;
   /// The verdict as summary.json's `status` object.
   nlohmann::json to_json() const;
 };

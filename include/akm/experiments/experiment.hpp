@@ -1,5 +1,6 @@
 // experiment — experiments registered by theorem ID, each producing checks, CSVs, figures
-// and summary.json = {id, title, paper_labels, seed, version, quick, params, checks, pass}.
+// and summary.json = {id, title, paper_labels, seed, version, quick, params, checks, pass,
+// status, ledger}.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -118,6 +119,9 @@ struct ExperimentOutcome {
   std::size_t n_checks = 0;  ///< number of checks
   std::size_t n_failed = 0;  ///< number of failed checks
   std::filesystem::path dir;  ///< the committed result folder
+  /// The ledger statements it tests, each with its verdict from this run (summary.json's
+  /// "ledger" array: StatementPart::to_json).
+  nlohmann::json statements = nlohmann::json::array();
 };
 
 /// Runs one experiment end to end: body, finalize checks, summary.json, atomic commit.
