@@ -113,7 +113,9 @@ TEST(Trend, SignCheckPowerHoldsInSimulation) {
                 std::pow(1 - p, n - k);
     const double rate = fails / double(reps);
     EXPECT_NEAR(rate, want, 5 * std::sqrt(want * (1 - want) / reps) + 1e-4) << A;
-    if (A > 1.0) EXPECT_NEAR(akm::sign_test_power(n, level, p), want, 1e-3) << A;
+    if (A > 1.0) {
+      EXPECT_NEAR(akm::sign_test_power(n, level, p), want, 1e-3) << A;
+    }
   }
 }
 

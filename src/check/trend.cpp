@@ -35,8 +35,12 @@ double least_squares_rise(const std::vector<double>& x, const std::vector<double
     }
     sxy += (x[i] - xbar) * y[i];
   }
-  if (diverged)  // the slope's limit as the diverged losses grow without bound (header)
-    return diverged_lever == 0.0 ? 0.0 : std::copysign(std::numeric_limits<double>::infinity(), diverged_lever);
+  // The slope's limit as the diverged losses grow without bound (header); levers that cancel
+  // (all points diverged, or a symmetric pair) sum to rounding noise, which is a tie.
+  const double cancel = 1e-12 * (*hi - *lo) * static_cast<double>(x.size());
+  if (diverged)
+    return std::abs(diverged_lever) <= cancel ? 0.0
+                                              : std::copysign(std::numeric_limits<double>::infinity(), diverged_lever);
   return sxy / sxx * (*hi - *lo);
 }
 
