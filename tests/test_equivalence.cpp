@@ -1,6 +1,7 @@
 // Equivalence (flat) claims (akm/check/equivalence.hpp): refuted only above the margin,
 // evidence only when every interval lies inside it, and the TOST level holds at the margin.
 #include <cmath>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -84,4 +85,25 @@ TEST(Equivalence, BadInputIsRefused) {
   EXPECT_THROW(akm::mc_equivalent(c, "x", 1.0, {0.1}, {0.1, 0.2}, 5, 2, 0.05), akm::InputError);
   EXPECT_THROW(akm::mc_equivalent(c, "x", 1.0, {0.1}, {-0.1}, 5, 2, 0.05), akm::InputError);
   EXPECT_EQ(c.size(), 0u);
+}
+
+// The design's assurance over several differences is the product of their chances (they are
+// independent here), held to a simulation of the whole intersection–union test.
+TEST(Equivalence, AssuranceOverSeveralDifferencesIsTheirProduct) {
+  akm::Stream rng(13, 0);
+  const std::vector<double> ses{0.1, 0.25, 0.3, 0.05};
+  const double margin = 1.0, q = 1.729;
+  const int n = 20000;
+  int established = 0;
+  for (int i = 0; i < n; ++i) {
+    std::vector<double> m;
+    for (double s : ses) m.push_back(rng.normal() * s);
+    established += akm::equivalence_limits(m, ses, 5.0, q).upper <= margin;
+  }
+  double product = 1;
+  for (double s : ses) product *= akm::equivalence_assurance({s}, margin, q);
+  EXPECT_NEAR(akm::equivalence_assurance(ses, margin, q), product, 1e-15);
+  EXPECT_NEAR(established / double(n), product, 5 * std::sqrt(product * (1 - product) / n));
+  // An infinite standard error (a diverged pilot run) leaves no chance.
+  EXPECT_EQ(akm::equivalence_assurance({0.1, std::numeric_limits<double>::infinity()}, margin, q), 0.0);
 }

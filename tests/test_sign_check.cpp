@@ -99,6 +99,45 @@ TEST(SignCheck, TheLedgerCountsItOnlyOnceEstablished) {
   EXPECT_EQ(run(6, 0).outcome, akm::GroupOutcome::ByDesign);  // 6 seeds cannot reach 1e-3 with power
 }
 
+// A refute-only sign check (a one-sided check of a two-sided claim): it fails the claim like
+// any evidence check, but established it is no evidence — for the status and for the ledger.
+TEST(SignCheck, RefuteOnlyFailsButNeverSupports) {
+  const auto checks = [](int fav, int unfav) {
+    akm::Checks c(1e-3);
+    c.sign("d", fav, unfav, 0.95).refute_only();
+    c.finalize();
+    return c;
+  };
+  const akm::Checks up = checks(38, 2), down = checks(2, 38);
+  EXPECT_TRUE(only(up).pass);
+  EXPECT_TRUE(akm::sign_established(only(up)));
+  EXPECT_FALSE(only(up).discriminates);
+  EXPECT_DOUBLE_EQ(only(up).power, akm::sign_test_power(40, 1e-3, 0.95));  // the power is kept
+  EXPECT_EQ(up.to_json()[0]["refute_only"], true);
+  EXPECT_EQ(akm::claim_verdict(up, akm::ClaimKind::Empirical).status, akm::ClaimStatus::Inconclusive);
+  EXPECT_FALSE(only(down).pass);
+  EXPECT_EQ(akm::claim_verdict(down, akm::ClaimKind::Empirical).status, akm::ClaimStatus::NotReproducedAtScale);
+
+  akm::LedgerGroup g;
+  g.part = "task";
+  g.experiment = "T0";
+  g.checks = {"d*"};
+  g.rival = "no direction";
+  const akm::LedgerRules rules{0.9, 0.8, 0.8};
+  const auto group = [&](const akm::Checks& c) {
+    const nlohmann::json s = {{"z", c.z()}, {"checks", c.to_json()}, {"params", nlohmann::json::object()}};
+    return akm::evaluate_group(g, akm::StatementKind::Empirical, rules, s).outcome;
+  };
+  EXPECT_EQ(group(up), akm::GroupOutcome::Weak);
+  EXPECT_EQ(group(down), akm::GroupOutcome::Fails);
+  // Without the mark the same counts discriminate, and summary.json says nothing of it.
+  akm::Checks plain(1e-3);
+  plain.sign("d", 38, 2, 0.95);
+  plain.finalize();
+  EXPECT_TRUE(only(plain).discriminates);
+  EXPECT_FALSE(plain.to_json()[0].contains("refute_only"));
+}
+
 TEST(SignCheck, BadCountsAreRefused) {
   akm::Checks c(1e-3);
   EXPECT_THROW(c.sign("d", -1, 3, 0.9), akm::InputError);

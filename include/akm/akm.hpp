@@ -32,8 +32,9 @@
 //                measured phase maps, moments by simulation.
 //   check/       predicted vs measured with tolerances from standard errors and the declared
 //                false-alarm rate (Bonferroni); one-sided bounds; paired statistics of
-//                training runs (sign test, order-statistics interval); the claim ledger: a
-//                verdict per statement of the paper from the recorded checks.
+//                training runs (sign test, order-statistics interval), the trend of a loss
+//                over a grid; the claim ledger: a verdict per statement of the paper from
+//                the recorded checks.
 //   report/      CSV, gnuplot figures, staged result folders, results/index.html, notebooks,
 //                the ledger's verdicts (ledger.json, the statements table).
 //   experiments/ the experiment registry (link the experiments' whole archive to fill it,
@@ -66,6 +67,7 @@
 #include "akm/check/paper_claims.hpp"
 #include "akm/check/power.hpp"
 #include "akm/check/status.hpp"
+#include "akm/check/trend.hpp"
 #include "akm/experiments/experiment.hpp"
 #include "akm/experiments/paper_statements.hpp"
 #include "akm/experiments/result_hash.hpp"

@@ -266,6 +266,11 @@ Checks& Checks::design() {
   return *this;
 }
 
+Checks& Checks::refute_only() {
+  last("refute_only").refute_only = true;
+  return *this;
+}
+
 void Checks::finalize() {
   if (finalized_) throw std::logic_error("Checks: finalize() called twice");
   long long k = 0;
@@ -284,6 +289,7 @@ void Checks::finalize() {
     else
       judge_bound(r);
     judge_power(r);
+    if (r.refute_only) r.discriminates = false;  // its power is kept: it says what the check can refute
   }
   finalized_ = true;
 }
@@ -325,6 +331,7 @@ nlohmann::json Checks::to_json() const {
                    {"pass", r.pass}});
     auto& j = out.back();
     j["role"] = r.design ? "design" : "evidence";
+    if (r.refute_only) j["refute_only"] = true;
     if (std::isfinite(r.alternative)) {
       j["alternative"] = r.alternative;
       j["alternative_label"] = r.alternative_label;

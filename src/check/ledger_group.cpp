@@ -159,8 +159,10 @@ GroupResult evaluate_group(const LedgerGroup& g, StatementKind kind, const Ledge
       power = power_against(r, g.effect * std::abs(predicted));
     }
     out.best_power = std::max(out.best_power, power);
+    // A refute-only check (a one-sided check of a two-sided claim) is never established evidence.
     const bool established = (!equivalence(r) || r.value("equivalence_established", false)) &&
-                             (str(r, "kind") != "sign" || r.value("sign_established", false));
+                             (str(r, "kind") != "sign" || r.value("sign_established", false)) &&
+                             !r.value("refute_only", false);
     if (pass && power >= rules.power_floor && established) ++out.discriminating;
     if (pass && power >= rules.power_floor && !established) ++not_established;
     if (!pass) {

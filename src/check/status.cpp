@@ -152,7 +152,7 @@ ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
                                  r.predicted);
     std::string direction;  // sign checks (Checks::sign) that did not establish their direction
     for (const auto& r : checks.records())
-      if (!r.design && r.kind == "sign" && !sign_established(r))
+      if (!r.design && !r.refute_only && r.kind == "sign" && !sign_established(r))
         direction += fmt::format("{}{}: {} of {} seeds favourable, p = {:.3g} > level {:.3g}", direction.empty() ? "" : "; ",
                                  r.name, r.favourable, r.favourable + r.unfavourable, r.sign_p, r.level);
     if (!undecided.empty())

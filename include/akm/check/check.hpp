@@ -55,6 +55,9 @@ struct CheckRecord {
 
   // What the check can tell (check/power.hpp, docs/statistics.md, "Claim statuses"); set by finalize().
   bool design = false;       ///< checks the run's set-up, never evidence for the claim
+  /// Can refute the claim when it fails, but is never evidence for it when it passes (a
+  /// one-sided check of a two-sided claim, e.g. T19's trend check of a flat basin).
+  bool refute_only = false;
   double alternative = std::numeric_limits<double>::quiet_NaN();  ///< named alternative value
   std::string alternative_label;                                  ///< e.g. "EMA"
   double effect = std::numeric_limits<double>::quiet_NaN();  ///< declared relative effect
@@ -142,6 +145,8 @@ class Checks {
   Checks& equivalence(double upper_limit, double alpha);
   /// The check tests the run's design (a generator, a set-up identity), not the claim.
   Checks& design();
+  /// The check can refute the claim but never supports it (CheckRecord::refute_only).
+  Checks& refute_only();
 
   /// Computes z and every tolerance and verdict. Call once, after the last check.
   void finalize();
