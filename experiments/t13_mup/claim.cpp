@@ -5,7 +5,9 @@
 //     E‖v'‖² = ρ E‖v‖² + η², ρ = β² + (η² − 2βη)/n (E(v·x̂)² = ‖v‖²/n for isotropic keys),
 //     so from M_0 = 0 the per-coordinate mean square is exactly (η²/n)(1 − ρ^t)/(1 − ρ), and
 //     the stationary RMS is η/√(n(1−β²) + 2βη − η²) ∝ n^{-1/2} for η = Θ(1) and
-//     n^{-1/2−c} for η ∝ n^{-c} [thm:mup-eta]. Rows are exchangeable, so m = 16 rows give
+//     n^{-1/2−c} for η ∝ n^{-c} [thm:mup-eta]; η ∝ n^{+½} (η = ω(1), past the per-step
+//     contraction bound 1+β at n = 2048) keeps ρ < 1 — the buffer stays mean-square stable
+//     with a width-invariant scale, which the ledger weighs against "stability fails". Rows are exchangeable, so m = 16 rows give
 //     the per-coordinate scale at any n. Checked per width (time average of the mean square
 //     over steps (B, B+K], exact prediction) and as a fitted log-log slope (WLS, errors from
 //     trials) against the slope of the exact values and the asymptotic −1/2, −1/2 − c.
@@ -19,13 +21,15 @@
 //     η²z²‖x‖²) = 0 (Monte Carlo + bisection). Their width slopes are reported as a finding.
 // (C) Coordinate check [app:mup-coord, fig:mup-coord, cor:mup-base-lr]: the μP MLP of
 //     problems/mlp.hpp (GELU, no biases, depth 3) trained 20 steps at widths 128–1024 by
-//     AK-AdamW (β = 0.99, η = 0.5, lr by cor:mup-base-lr), by AdamW (the μP reference) and by
-//     AK-AdamW with its fan-in-n rates ∝ n^{-1/2}; per step, on a fixed probe batch, each
+//     AK-AdamW (β = 0.99, η = 0.5, lr by cor:mup-base-lr), by AdamW (the μP reference), by
+//     AK-AdamW with its fan-in-n rates ∝ n^{-1/2}, and by AK-SGD against SGD-m (its μP
+//     reference, cor:mup-base-lr's first bullet); per step, on a fixed probe batch, each
 //     layer's pre-activation RMS and RMS(ΔW x). Per seed and step the OLS width slope of
 //     log RMS; step 1 apart from steps 2–20 (its closed form and the key-norm argument are in
 //     mup_coord.hpp). Checked: the paired AK − AdamW slope difference over steps 2–20 is 0
-//     within a margin declared here (kMargin), against the key-norm alternative −½, and the
-//     √w arm's difference is 0 against the paper-scale alternative +½.
+//     within a margin declared here (kMargin), against the key-norm alternative −½, the
+//     √w arm's difference is 0 against the paper-scale alternative +½, and the paired
+//     AK-SGD − SGD-m difference is 0 against the key-norm alternative −½.
 #include <cmath>
 #include <stdexcept>
 
@@ -45,12 +49,21 @@ namespace akm::exp {
 namespace {
 
 constexpr double kEta0 = 0.5, kDecay = 0.5;  // η = η0 (n/128)^{-c}
+// The growing schedule η = η0 (n/128)^{+g} [thm:mup-eta's η = ω(1)]: g = ½ takes η from 0.5 to
+// 2 > 1+β at n = 2048, past the per-step contraction bound of βI − ηx̂x̂ᵀ (eigenvalue β − η
+// along x̂), yet ρ = β² + (η² − 2βη)/n stays < 1 while η < β + √(β² + n(1−β²)) = Θ(√n).
+constexpr double kGrowth = 0.5;
+constexpr int kSchedules = 3;
 constexpr int kRows = 16, kBurn = 60, kAvg = 100;
 const std::vector<int> kWidths{128, 256, 512, 1024, 2048};
 // AK-AdamW base rate at the base width 128: the recipe lr ≈ AdamW's/10 [app:hp-sweep] (AdamW 1e-2).
 // With the unchanged bias correction the first steps carry M̂ ≈ ηĜ/(1−β), i.e. ×50 at
 // β = 0.99, η = 0.5 (optimizers.hpp), so 1e-2 itself overshoots in the first steps.
 constexpr double kCoordLr = 1e-3;
+// SGD-m base rate (R2's middle grid value) and AK-SGD's at equal injection: α_AK η = α_SGD (1−β),
+// so a key of norm 1 would give both buffers the same gradient term and their paired
+// difference isolates the key norm (the AK update is the smaller one: no divergence risk).
+constexpr double kSgdLr = 0.1;
 // Seeds of the coordinate check (full, quick), set from a pilot at --seed 1 (not the committed
 // seed) so the paired checks have power ≥ 0.9 against their ±½ alternatives: the per-seed
 // spread of the paired slope difference was 0.09–0.10 at widths 128–1024 (16 seeds gave
@@ -68,7 +81,13 @@ constexpr const char* kMarginWhy =
     "half the distance between the claim (0) and the key-norm alternative (-1/2): m = 1/4, so a slope nearer the "
     "claim than the alternative counts as collapse; over widths x8 that is a factor 8^(1/4) = 1.68 in update size";
 
-double eta_of(int schedule, int n) { return schedule == 0 ? kEta0 : kEta0 * std::pow(n / 128.0, -kDecay); }
+double eta_of(int schedule, int n) {
+  const double exponent[kSchedules] = {0.0, -kDecay, kGrowth};
+  return kEta0 * std::pow(n / 128.0, exponent[schedule]);
+}
+
+/// Largest η of mean-square stability of the normalized buffer: ρ = β² + (η² − 2βη)/n < 1.
+double eta_ms_normalized(int n) { return kBeta + std::sqrt(kBeta * kBeta + n * (1 - kBeta * kBeta)); }
 
 /// Exact time average over t ∈ (kBurn, kBurn+kAvg] of the per-coordinate mean square.
 double predicted_ms(int n, double eta) {
@@ -92,13 +111,16 @@ static void t13_mup(ExperimentContext& ctx) {
   const bool quick = ctx.opts.quick;
   const int nw = static_cast<int>(kWidths.size());
   // ---- (A) buffer scale ----
-  const std::uint64_t seedA = derive_seed(ctx.opts.seed, "T13/buffer");
+  // The growing schedule draws from its own root, so the first two keep their streams.
+  const std::uint64_t seedA = derive_seed(ctx.opts.seed, "T13/buffer"), seedG = derive_seed(ctx.opts.seed, "T13/buffer-growing");
   auto kernelA = [&](long long trial, double* out) {
-    for (int sch = 0; sch < 2; ++sch)
+    for (int sch = 0; sch < kSchedules; ++sch)
       for (int w = 0; w < nw; ++w) {
         const int n = kWidths[w];
         const double eta = eta_of(sch, n);
-        Stream keys(seedA, trial * 16 + sch * 8 + w, Purpose::keys), vals(seedA, trial * 16 + sch * 8 + w, Purpose::noise);
+        const std::uint64_t root = sch < 2 ? seedA : seedG;
+        const long long id = sch < 2 ? trial * 16 + sch * 8 + w : trial * 8 + w;
+        Stream keys(root, id, Purpose::keys), vals(root, id, Purpose::noise);
         Mat M = Mat::Zero(kRows, n);
         Vec x(n), d(kRows);
         double acc = 0;
@@ -112,11 +134,11 @@ static void t13_mup(ExperimentContext& ctx) {
       }
   };
   const long long trialsA = trials(ctx, 160, 40);
-  const auto resA = monte_carlo(ctx.mc(trialsA, "T13 buffer scale"), 2 * nw, kernelA);
+  const auto resA = monte_carlo(ctx.mc(trialsA, "T13 buffer scale"), kSchedules * nw, kernelA);
   CsvTable bt{{"schedule", "n", "eta", "predicted_rms", "measured_rms", "stderr_rms", "predicted_ms", "measured_ms", "stderr_ms"}, {}};
   nlohmann::json slopes = nlohmann::json::object();
-  const char* sch_name[2] = {"eta-constant", "eta-decaying"};
-  for (int sch = 0; sch < 2; ++sch) {
+  const char* sch_name[kSchedules] = {"eta-constant", "eta-decaying", "eta-growing"};
+  for (int sch = 0; sch < kSchedules; ++sch) {
     std::vector<double> lx, ly, lse, lp;
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
@@ -129,12 +151,19 @@ static void t13_mup(ExperimentContext& ctx) {
       lx.push_back(std::log(n)), ly.push_back(0.5 * std::log(m)), lse.push_back(s / (2 * m)), lp.push_back(0.5 * std::log(p));
     }
     const LineFit fm = wls(lx, ly, lse), fp = wls(lx, lp, lse);
-    const double asym = sch == 0 ? -0.5 : -0.5 - kDecay;
-    ctx.checks.mc(fmt::format("buffer/{}/log-log RMS slope vs width (exact-value slope; asymptote {})", sch_name[sch], asym),
+    const double asym[kSchedules] = {-0.5, -0.5 - kDecay, -0.5 + kGrowth};
+    ctx.checks.mc(fmt::format("buffer/{}/log-log RMS slope vs width (exact-value slope; asymptote {})", sch_name[sch], asym[sch]),
                   fp.slope, fm.slope, fm.se_slope);
-    slopes[sch_name[sch]] = {{"measured", fm.slope}, {"se", fm.se_slope}, {"exact_finite_n", fp.slope}, {"asymptotic", asym}};
+    slopes[sch_name[sch]] = {{"measured", fm.slope}, {"se", fm.se_slope}, {"exact_finite_n", fp.slope}, {"asymptotic", asym[sch]}};
   }
   ctx.out.write_csv("data_buffer_scale.csv", bt);
+  // η = ω(1) [thm:mup-eta]: where the growing η leaves the per-step contraction (η > 1+β) and
+  // how far it stays below the mean-square boundary Θ(√n).
+  nlohmann::json growing = nlohmann::json::array();
+  for (int n : kWidths)
+    growing.push_back({{"n", n}, {"eta", eta_of(2, n)}, {"per_step_eigenvalue_along_key", kBeta - eta_of(2, n)},
+                       {"rho", kBeta * kBeta + (eta_of(2, n) * eta_of(2, n) - 2 * kBeta * eta_of(2, n)) / n},
+                       {"eta_mean_square_boundary", eta_ms_normalized(n)}});
 
   // ---- (B) raw key ----
   CsvTable rt{{"n", "eta_contraction", "eta_mean_square", "eta_almost_sure", "growth_predicted", "growth_measured", "growth_stderr"}, {}};
@@ -184,9 +213,13 @@ static void t13_mup(ExperimentContext& ctx) {
   const int seeds = quick ? kQuickSeeds : kFullSeeds, cw = static_cast<int>(cs.widths.size()), H = 1;
   // Arms: AK-AdamW (the claim), AdamW at 10× its rate (the recipe; the μP reference), and
   // AK-AdamW with its fan-in-n rates × √w, i.e. ∝ n^{-1/2} (the key-norm fix).
-  const std::vector<coord::Arm> arms{{"ak-adamw", "ak-adamw", kCoordLr, 0.0}, {"adamw", "adamw", 10 * kCoordLr, 0.0},
-                                     {"ak-adamw-sqrt", "ak-adamw", kCoordLr, 0.5}};
-  const coord::Layout lay{3, cw, cs.steps};
+  // AK-SGD and SGD-m (arms 3, 4): cor:mup-base-lr's AK-SGD bullet, paired the same way.
+  const std::vector<coord::Arm> arms{{"ak-adamw", "ak-adamw", kCoordLr, 0.0, 1},
+                                     {"adamw", "adamw", 10 * kCoordLr, 0.0},
+                                     {"ak-adamw-sqrt", "ak-adamw", kCoordLr, 0.5, 1},
+                                     {"ak-sgd", "ak-sgd", kSgdLr * (1 - cs.beta) / cs.eta, 0.0, 4},
+                                     {"sgd-m", "sgd-m", kSgdLr, 0.0}};
+  const coord::Layout lay(arms, cw, cs.steps);
   const Task task = make_task("teacher", spiked_sqrt_lambda(32, {10, 5, 2}, 1.0), 1, 0.1,
                               derive_seed(ctx.opts.seed, "T13/teacher"), 64, 3);
   const std::uint64_t seedC = derive_seed(ctx.opts.seed, "T13/coord");
@@ -195,7 +228,7 @@ static void t13_mup(ExperimentContext& ctx) {
   const Vec cm = resC.total.mean(), cse = resC.total.stderr_mean();
   // Student-t tolerance at the run's Bonferroni level: the Monte-Carlo comparisons made so far
   // (buffer and raw key, counted by Checks) and the coordinate checks below.
-  constexpr long long kCoordChecks = 2;
+  constexpr long long kCoordChecks = 4;
   const long long n_comparisons = mc_comparisons(ctx.checks) + kCoordChecks;
   boost::math::students_t tdist(seeds - 1);
   const double p_each = ctx.opts.family_alpha / n_comparisons;
@@ -210,6 +243,14 @@ static void t13_mup(ExperimentContext& ctx) {
                             "(the key-norm fix; paired, t-corrected, {} seeds)", kMargin, seeds),
                 0.0, dm(2), ds(2) * t_over_z, 0.0, kMargin);
   ctx.checks.against(0.5, "AK buffer at EMA's scale [cor:mup-base-lr]: the fix overshoots as n^{+1/2}");
+  // AK-SGD's bullet names hidden layers and output heads; both have fan-in n, so the key-norm
+  // rival predicts −½ on each.
+  for (int l : {1, 2}) {
+    ctx.checks.mc(fmt::format("coord/{} ΔWx, steps 2-20: width slope AK-SGD − SGD-m = 0 within ±{} "
+                              "[cor:mup-base-lr] (paired, t-corrected, {} seeds)", l == 1 ? "hidden" : "output", kMargin, seeds),
+                  0.0, cm[lay.diff(3, 1, l)], cse[lay.diff(3, 1, l)] * t_over_z, 0.0, kMargin);
+    ctx.checks.against(-0.5, "key-norm scaling: AK buffer = EMA buffer/‖x‖, n^{-1/2}");
+  }
   // The level above assumed that these are the run's last Monte-Carlo comparisons.
   if (mc_comparisons(ctx.checks) != n_comparisons)
     throw std::logic_error("T13: the coordinate checks' Bonferroni family is not the run's");
@@ -221,6 +262,11 @@ static void t13_mup(ExperimentContext& ctx) {
       "AK-AdamW at rate ∝ n^-½ {}; paired AK − AdamW {} and fix − AdamW {} (margin ±{}, alternative −½)",
       seeds, cs.widths.front(), cs.widths.back(), pm(lay.window_slope(0, 1, H, 1)), pm(lay.window_slope(1, 1, H, 1)),
       pm(lay.window_slope(2, 1, H, 1)), pm(lay.diff(0, 1, H)), pm(lay.diff(2, 1, H)), kMargin));
+  ctx.findings.push_back(fmt::format(
+      "RMS(ΔWx) width slope over steps 2-20, hidden layer: AK-SGD {}, SGD-m {}, paired AK-SGD − SGD-m {}; output layer: "
+      "AK-SGD {}, SGD-m {}, paired {} (margin ±{}, alternative −½)",
+      pm(lay.window_slope(3, 1, H, 1)), pm(lay.window_slope(4, 1, H, 1)), pm(lay.diff(3, 1, H)),
+      pm(lay.window_slope(3, 1, 2, 1)), pm(lay.window_slope(4, 1, 2, 1)), pm(lay.diff(3, 1, 2)), kMargin));
   ctx.findings.push_back(fmt::format(
       "step 1 alone: hidden RMS(ΔWx) width slope AK-AdamW {}, AdamW {}, paired difference {}; the equal-key-norm closed "
       "form ΔW₁(AK) = κ m̄ ΔW₁(AdamW), κ = (α_AK/α_A)η/(1−β) = {:.3g}, m̄ = mean 1/‖x_i‖, predicts the slope of m̄ = {}",
@@ -242,7 +288,8 @@ static void t13_mup(ExperimentContext& ctx) {
   cparams["task"] = "teacher (spiked √λ 10/5/2, floor 1; GELU teacher width 64, depth 3; label noise 0.1)";
 
   ctx.params = {{"buffer", {{"beta", kBeta}, {"eta0", kEta0}, {"decay_c", kDecay}, {"rows", kRows}, {"burn", kBurn},
-                            {"average_steps", kAvg}, {"widths", kWidths}, {"trials", trialsA}, {"slopes", slopes}}},
+                            {"average_steps", kAvg}, {"widths", kWidths}, {"trials", trialsA}, {"slopes", slopes},
+                            {"growth_g", kGrowth}, {"eta_growing", growing}}},
                 {"raw_key", {{"samples", samplesB}, {"slope_contraction", slope_c}, {"slope_mean_square", slope_ms},
                              {"slope_almost_sure", slope_as},
                              {"finding", "the per-step contraction bound scales as 1/n, the actual mean-square and almost-sure "
@@ -251,12 +298,13 @@ static void t13_mup(ExperimentContext& ctx) {
 
   Figure fb;
   fb.name = "buffer-scale";
-  fb.title = fmt::format("T13 normalized AK buffer per-coordinate RMS vs width: slopes {:.3f} (η const), {:.3f} (η ∝ n^-½)",
-                         slopes["eta-constant"]["measured"].get<double>(), slopes["eta-decaying"]["measured"].get<double>());
+  fb.title = fmt::format("T13 normalized AK buffer per-coordinate RMS vs width: slopes {:.3f} (η const), {:.3f} (η ∝ n^-½), "
+                         "{:.3f} (η ∝ n^½)", slopes["eta-constant"]["measured"].get<double>(),
+                         slopes["eta-decaying"]["measured"].get<double>(), slopes["eta-growing"]["measured"].get<double>());
   fb.xlabel = "width n";
   fb.ylabel = "RMS(M_ij)";
   fb.logx = fb.logy = true;
-  for (int sch = 0; sch < 2; ++sch) {
+  for (int sch = 0; sch < kSchedules; ++sch) {
     fb.measured_vs_predicted({.csv = "data_buffer_scale.csv", .x = "n", .measured = "measured_rms", .se = "stderr_rms",
                               .predicted = "predicted_rms", .measured_title = std::string("measured, ") + sch_name[sch],
                               .predicted_title = std::string("exact, ") + sch_name[sch],

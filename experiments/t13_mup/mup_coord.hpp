@@ -16,7 +16,8 @@
 // scatter of step 1. Each seed records RMS(R) and median |R| (both 1 for equal norms).
 // Steps ≥ 2: the AK buffer is ≈ the EMA buffer divided by ‖x‖ while v is unchanged, so
 // AK-AdamW's update carries 1/‖x‖ ∝ n^{-1/2} on every fan-in-n layer; the arm with those
-// rates × √w (width_lr_power = ½) removes it.
+// rates × √w (width_lr_power = ½) removes it. The same argument holds for AK-SGD against
+// SGD-m (no v to divide by: the update is α times the buffer, so AK-SGD carries 1/‖x‖ too).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -34,6 +35,7 @@ namespace akm::exp::coord {
 struct Arm {
   std::string label, optimizer;
   double lr, width_lr_power;
+  int reference = -1;  ///< index of the arm this one is paired with (its base optimizer), −1 none
 };
 
 /// Windows of the 20 steps whose mean enters a slope: step 1, steps 2..S, all S.
@@ -43,6 +45,12 @@ inline const char* kWindowName[kWindows] = {"step 1", "steps 2-20", "steps 1-20"
 /// Index layout of one seed's observables.
 struct Layout {
   int arms, widths, steps, layers = 3;
+  std::vector<int> paired;  ///< the arms with a reference, in arm order
+  Layout(const std::vector<Arm>& a, int widths_, int steps_)
+      : arms(static_cast<int>(a.size())), widths(widths_), steps(steps_) {
+    for (int i = 0; i < arms; ++i)
+      if (a[i].reference >= 0) paired.push_back(i);
+  }
   int per_width() const { return steps * layers * 2; }
   int per_arm() const { return widths * per_width() + steps * layers * 2 + kWindows * layers * 2; }
   /// RMS of quantity q (0 pre-activation, 1 ΔWx) of layer l at step t, width w, arm a.
@@ -58,9 +66,12 @@ struct Layout {
   /// log excess log(RMS_AK/RMS_A) − log(κ m̄) of the AK arm (arm 0) over its equal-norm value.
   int step1(int w, int k) const { return shared() + w * 4 + k; }
   int mbar_slope() const { return shared() + widths * 4; }
-  /// Paired slope differences arm a − arm 1 (AdamW) of ΔWx, window k, layer l (a ∈ {0, 2}).
-  int diff(int a, int k, int l) const { return mbar_slope() + 1 + ((a == 0 ? 0 : 1) * kWindows + k) * layers + l; }
-  int size() const { return diff(2, kWindows - 1, layers - 1) + 1; }
+  /// Paired slope differences arm a − its reference arm of ΔWx, window k, layer l (a paired).
+  int diff(int a, int k, int l) const {
+    const int p = static_cast<int>(std::find(paired.begin(), paired.end(), a) - paired.begin());
+    return mbar_slope() + 1 + (p * kWindows + k) * layers + l;
+  }
+  int size() const { return mbar_slope() + 1 + static_cast<int>(paired.size()) * kWindows * layers; }
 };
 
 struct Setup {
@@ -146,10 +157,10 @@ inline void run_seed(const Setup& s, const std::vector<Arm>& arms, const Layout&
   for (int w = 0; w < cw; ++w)
     out[lay.step1(w, 3)] = std::log(out[lay.value(0, w, 0, 1, 1)] / out[lay.value(1, w, 0, 1, 1)]) -
                            std::log(kappa * out[lay.step1(w, 0)]);
-  for (int a : {0, 2})
+  for (int a : lay.paired)
     for (int k = 0; k < kWindows; ++k)
       for (int l = 0; l < L; ++l)
-        out[lay.diff(a, k, l)] = out[lay.window_slope(a, k, l, 1)] - out[lay.window_slope(1, k, l, 1)];
+        out[lay.diff(a, k, l)] = out[lay.window_slope(a, k, l, 1)] - out[lay.window_slope(arms[a].reference, k, l, 1)];
 }
 
 /// CSVs and figures of the coordinate check; returns its params.
@@ -161,7 +172,7 @@ inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::ve
   CsvTable all{{"optimizer", "width", "step", "layer", "quantity", "mean", "stderr"}, {}};
   CsvTable steps{{"optimizer", "step", "layer", "quantity", "slope_mean", "slope_se"}, {}};
   CsvTable hid{{"optimizer", "step", "slope_mean", "slope_se"}, {}};
-  CsvTable win{{"optimizer", "window", "layer", "quantity", "slope_mean", "slope_se", "minus_adamw_mean", "minus_adamw_se"}, {}};
+  CsvTable win{{"optimizer", "window", "layer", "quantity", "slope_mean", "slope_se", "minus_reference_mean", "minus_reference_se"}, {}};
   nlohmann::json slopes = nlohmann::json::array();
   for (int a = 0; a < A; ++a) {
     for (int q = 0; q < 2; ++q) {  // the hidden layer alone, for the figures (fig:mup-coord)
@@ -183,7 +194,7 @@ inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::ve
         }
         for (int k = 0; k < kWindows; ++k) {
           const int i = lay.window_slope(a, k, l, q);
-          const bool paired = q == 1 && a != 1;
+          const bool paired = q == 1 && arms[a].reference >= 0;
           const double dm = paired ? m[lay.diff(a, k, l)] : std::nan(""), ds = paired ? se[lay.diff(a, k, l)] : std::nan("");
           win.add({arms[a].label, std::string(kWindowName[k]), std::string(lname[l]), std::string(qname[q]), m[i], se[i], dm, ds});
           slopes.push_back({{"optimizer", arms[a].label}, {"window", kWindowName[k]}, {"layer", lname[l]}, {"quantity", qname[q]},
@@ -229,7 +240,8 @@ inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::ve
     }
   nlohmann::json arm_json = nlohmann::json::array();
   for (const auto& arm : arms)
-    arm_json.push_back({{"label", arm.label}, {"optimizer", arm.optimizer}, {"lr", arm.lr}, {"width_lr_power", arm.width_lr_power}});
+    arm_json.push_back({{"label", arm.label}, {"optimizer", arm.optimizer}, {"lr", arm.lr}, {"width_lr_power", arm.width_lr_power},
+                        {"reference", arm.reference >= 0 ? arms[arm.reference].label : ""}});
   return {{"widths", s.widths}, {"steps", s.steps}, {"probe", s.probe}, {"base_width", s.base}, {"arms", arm_json},
           {"beta", s.beta}, {"eta", s.eta}, {"beta2", s.beta2}, {"batch", s.batch}, {"depth", L}, {"d_in", 32},
           {"activation", "GELU (tanh)"}, {"biases", false}, {"slopes", slopes}};

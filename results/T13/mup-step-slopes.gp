@@ -12,6 +12,8 @@ set output 'mup-step-slopes.png'
 plot 'data_coord_step_slopes_hidden_update.csv' every ::1 using 2:(strcol(1) eq 'ak-adamw' ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'ak-adamw', \
      'data_coord_step_slopes_hidden_update.csv' every ::1 using 2:(strcol(1) eq 'adamw' ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'adamw', \
      'data_coord_step_slopes_hidden_update.csv' every ::1 using 2:(strcol(1) eq 'ak-adamw-sqrt' ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'ak-adamw-sqrt', \
+     'data_coord_step_slopes_hidden_update.csv' every ::1 using 2:(strcol(1) eq 'ak-sgd' ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'ak-sgd', \
+     'data_coord_step_slopes_hidden_update.csv' every ::1 using 2:(strcol(1) eq 'sgd-m' ? $3 : NaN):4 with yerrorbars pt 7 ps 0.8 title 'sgd-m', \
      0 title 'collapse' dt 2, \
      -0.5 title 'n^{-1/2}' dt 3
 set terminal svg size 900,600 dynamic enhanced
