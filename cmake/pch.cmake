@@ -1,5 +1,5 @@
 # pch.cmake — precompiled third-party headers, to cut compile time (a cold CI build compiles
-# every translation unit twice: Release and the sanitizer build).
+# every translation unit three times: Release, the sanitizer build and the fuzz build).
 #
 # Only third-party and standard headers are precompiled: akm's own headers stay textual, so a
 # layer's include view (cmake/layers.cmake) still decides what a source may include. CLI11 is
@@ -7,18 +7,16 @@
 # json, fmt and GoogleTest cost 1–2 s each per file. A PCH is force-included: it changes no
 # code, only when the headers are parsed. The fast engine's native-ISA sources skip it (their
 # flags differ, and they must not see Eigen: see CMakeLists.txt).
-option(AKM_PCH "Precompile the third-party headers (faster cold builds)" ON)
+#
+# Off by default: GCC 12 reports libstdc++-internal false positives (-Wstringop-overflow,
+# -Warray-bounds inside std::string, the family of GCC bug 105329) once the headers come
+# through a PCH, because their system-header status is not kept; the Release build, which
+# holds the zero-warning line, parses them as system headers. The sanitizer and fuzz builds
+# of CI turn it on (.ci/test, tests/fuzz/run.sh), where CLI11 alone costs ~15 s per file.
+option(AKM_PCH "Precompile the third-party headers (faster cold builds)" OFF)
 
 set(AKM_PCH_LIBRARY <vector> <string> <map> <memory> <functional> <cmath> <stdexcept>
     <Eigen/Dense> <nlohmann/json.hpp> <fmt/format.h>)
-
-# GCC 12 reports a false -Wstringop-overflow inside libstdc++'s std::string operator+ once the
-# headers come through a PCH (the same code compiles without it when they are parsed as
-# system headers; the family of GCC bug 105329, fixed in GCC 13): off for the PCH targets.
-set(AKM_PCH_FLAGS "")
-if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
-  set(AKM_PCH_FLAGS $<$<COMPILE_LANGUAGE:CXX>:-Wno-stringop-overflow>)
-endif()
 
 # akm_pch(<target> <headers...>): precompile these headers for the target (when AKM_PCH).
 function(akm_pch target)
@@ -28,7 +26,6 @@ function(akm_pch target)
       list(APPEND headers "$<$<COMPILE_LANGUAGE:CXX>:${h}>")  # C++ only (not the .cu files)
     endforeach()
     target_precompile_headers(${target} PRIVATE ${headers})
-    target_compile_options(${target} PRIVATE ${AKM_PCH_FLAGS})
   endif()
 endfunction()
 
@@ -37,6 +34,5 @@ endfunction()
 function(akm_pch_reuse target from)
   if(AKM_PCH)
     target_precompile_headers(${target} REUSE_FROM ${from})
-    target_compile_options(${target} PRIVATE ${AKM_PCH_FLAGS})
   endif()
 endfunction()
