@@ -14,6 +14,18 @@ namespace {
 
 const akm::CheckRecord& only(const akm::Checks& c) { return c.records().front(); }
 
+// One ledger group of one empirical part naming the checks d*, judged from a run's checks.
+akm::GroupOutcome ledger_outcome(const akm::Checks& c) {
+  akm::LedgerGroup g;
+  g.part = "task";
+  g.experiment = "T0";
+  g.checks = {"d*"};
+  g.rival = "no direction";
+  const akm::LedgerRules rules{0.9, 0.8, 0.8};
+  const nlohmann::json s = {{"z", c.z()}, {"checks", c.to_json()}, {"params", nlohmann::json::object()}};
+  return akm::evaluate_group(g, akm::StatementKind::Empirical, rules, s).outcome;
+}
+
 TEST(SignCheck, EstablishedFailedOrUndecided) {
   // Level 1e-3 (one comparison): 12 of 12 favourable has p = 2^-11 ≈ 4.9e-4 — established.
   akm::Checks up(1e-3);
@@ -80,23 +92,16 @@ TEST(SignCheck, ClaimStatusSaysWhyItIsUndecidedOrNotReproduced) {
 }
 
 TEST(SignCheck, TheLedgerCountsItOnlyOnceEstablished) {
-  akm::LedgerGroup g;
-  g.part = "task";
-  g.experiment = "T0";
-  g.checks = {"d*"};
-  g.rival = "no direction";
-  const akm::LedgerRules rules{0.9, 0.8, 0.8};
-  const auto run = [&](int fav, int unfav) {
+  const auto run = [](int fav, int unfav) {
     akm::Checks c(1e-3);
     c.sign("d", fav, unfav, 0.95);
     c.finalize();
-    const nlohmann::json s = {{"z", c.z()}, {"checks", c.to_json()}, {"params", nlohmann::json::object()}};
-    return akm::evaluate_group(g, akm::StatementKind::Empirical, rules, s);
+    return ledger_outcome(c);
   };
-  EXPECT_EQ(run(38, 2).outcome, akm::GroupOutcome::Supports);
-  EXPECT_EQ(run(24, 16).outcome, akm::GroupOutcome::Weak);  // power of the design, direction not established
-  EXPECT_EQ(run(2, 38).outcome, akm::GroupOutcome::Fails);
-  EXPECT_EQ(run(6, 0).outcome, akm::GroupOutcome::ByDesign);  // 6 seeds cannot reach 1e-3 with power
+  EXPECT_EQ(run(38, 2), akm::GroupOutcome::Supports);
+  EXPECT_EQ(run(24, 16), akm::GroupOutcome::Weak);  // power of the design, direction not established
+  EXPECT_EQ(run(2, 38), akm::GroupOutcome::Fails);
+  EXPECT_EQ(run(6, 0), akm::GroupOutcome::ByDesign);  // 6 seeds cannot reach 1e-3 with power
 }
 
 // A refute-only sign check (a one-sided check of a two-sided claim): it fails the claim like
@@ -118,18 +123,8 @@ TEST(SignCheck, RefuteOnlyFailsButNeverSupports) {
   EXPECT_FALSE(only(down).pass);
   EXPECT_EQ(akm::claim_verdict(down, akm::ClaimKind::Empirical).status, akm::ClaimStatus::NotReproducedAtScale);
 
-  akm::LedgerGroup g;
-  g.part = "task";
-  g.experiment = "T0";
-  g.checks = {"d*"};
-  g.rival = "no direction";
-  const akm::LedgerRules rules{0.9, 0.8, 0.8};
-  const auto group = [&](const akm::Checks& c) {
-    const nlohmann::json s = {{"z", c.z()}, {"checks", c.to_json()}, {"params", nlohmann::json::object()}};
-    return akm::evaluate_group(g, akm::StatementKind::Empirical, rules, s).outcome;
-  };
-  EXPECT_EQ(group(up), akm::GroupOutcome::Weak);
-  EXPECT_EQ(group(down), akm::GroupOutcome::Fails);
+  EXPECT_EQ(ledger_outcome(up), akm::GroupOutcome::Weak);
+  EXPECT_EQ(ledger_outcome(down), akm::GroupOutcome::Fails);
   // Without the mark the same counts discriminate, and summary.json says nothing of it.
   akm::Checks plain(1e-3);
   plain.sign("d", 38, 2, 0.95);
