@@ -228,6 +228,16 @@ TEST(LedgerRules, MissingResultsOrPatternsThatSelectNothingAreInconclusive) {
   EXPECT_EQ(verdict(e, summary({mc("b/1", 1, 1, 0.1, 0.5, true, 0.99, "EMA")})), LedgerStatus::Inconclusive);
 }
 
+TEST(LedgerRules, AFindingWhoseExperimentDidNotRunIsInconclusive) {
+  // A results folder holding only some experiments (akm run R2 --out DIR) must not crash the
+  // ledger: the finding's design group has no results, so it is not reported.
+  auto e = entry(akm::StatementKind::Finding, {group("a")});
+  e.findings = {"*"};
+  const auto v = akm::ledger_verdict(e, header_rules(), {});
+  EXPECT_EQ(v.status, LedgerStatus::Inconclusive);
+  EXPECT_TRUE(v.findings.empty());
+}
+
 TEST(LedgerRules, RollUpIsTheMostSevereVerdict) {
   using S = LedgerStatus;
   EXPECT_EQ(akm::roll_up({S::Supported, S::Contradicted, S::Corrected}), S::Contradicted);

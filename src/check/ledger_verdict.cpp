@@ -78,7 +78,7 @@ EntryVerdict ledger_verdict(const LedgerEntry& e, const LedgerRules& rules,
     return v;
   }
   const auto summary_of = [&](const std::string& id) -> const nlohmann::json& {
-    static const nlohmann::json none;
+    static const nlohmann::json none = nlohmann::json::object();  // an experiment not run: no results
     const auto it = summaries.find(id);
     return it == summaries.end() ? none : it->second;
   };
