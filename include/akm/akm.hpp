@@ -24,6 +24,7 @@
 //                the training claims' tuning protocol (equal budgets, disjoint seeds).
 //   theory/      every closed form: μ, β̃_i, τ_i, φ_i [eq:dm-eigen, eq:transport-lemma,
 //                eq:horizon], 2×2 rate maps [eq:iter-matrices], lags [prop:nc1-main], the
+//                exact mean recursion under a moving (Σ̂_t, Ĝ_t) [thm:fixedpoint], the
 //                per-direction table of `akm theory`, closed-form phase maps.
 //   sim/         monte_carlo(): trials × steps with streaming statistics (trial_stats),
 //                identical for any thread count and any number of MPI ranks (dist); one
@@ -126,6 +127,7 @@
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/drift.hpp"
 #include "akm/theory/phase.hpp"
+#include "akm/theory/quasistatic.hpp"
 #include "akm/theory/report.hpp"
 #include "akm/theory/theory.hpp"
 #include "akm/theory/tracking.hpp"
