@@ -2,7 +2,7 @@
 # Re-render test-accuracy.png and test-accuracy.svg from inside this folder:  gnuplot test-accuracy.gp
 set datafile separator ','
 set datafile missing NaN
-set title 'R2 test accuracy per seed (paired: same initialization and batch order)'
+set title 'R2 test accuracy per seed (paired: same split, initialization and batch order)'
 set xlabel 'seed'
 set ylabel 'test accuracy (%)'
 set grid

@@ -2,7 +2,7 @@
 # Re-render validation-loss.png and validation-loss.svg from inside this folder:  gnuplot validation-loss.gp
 set datafile separator ','
 set datafile missing NaN
-set title 'R2 digits MLP: validation loss (mean over 24 seeds, tuned configurations)'
+set title 'R2 digits MLP: validation loss (mean over 40 seeds, tuned configurations)'
 set xlabel 'epoch'
 set ylabel 'validation cross-entropy'
 set logscale y
