@@ -36,7 +36,7 @@
 
 #include "akm/check/paired.hpp"
 #include "akm/problems/protocol.hpp"
-#include "rebound.hpp"
+#include "t18_diagnostics.hpp"
 #include "training_common.hpp"
 
 namespace akm::exp {

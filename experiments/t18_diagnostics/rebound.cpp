@@ -28,7 +28,7 @@
 //    task is cheap). (4) The rebound share ΣR/Σ|⟨M_{t−1}, g_{t−1}⟩| per arm and the AK − base
 //    gaps at matched steps are findings: no equivalence margin is pre-registered, so
 //    "symmetrically" is reported, not judged.
-#include "rebound.hpp"
+#include "t18_diagnostics.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,4 +1,4 @@
-// T18's stepping-rebound part [eq:rebound, app:mom-grad-cos-sim] (rebound.cpp has the design).
+// T18 diagnostics — the parts beside claim.cpp: the stepping rebound [eq:rebound] (rebound.cpp).
 #pragma once
 #include <map>
 #include <string>
