@@ -18,12 +18,15 @@
 // detect: a favourable gap on a fraction p = 0.95 of seeds (the paper's gap is "uniformly
 // favorable", one sign at every logged step; 0.95 allows one seed in twenty to go the
 // other way). The evaluation seed count is the smallest with power ≥ 0.9 against it at the
-// per-test level (41 at the default rate 1e-6); --quick runs 6, which cannot reach the
+// per-test level (42 at the default rate 1e-6, the family being these 9 and the rebound part's 8); --quick runs 6, which cannot reach the
 // level, so quick mode is INCONCLUSIVE by design and says so. The AK-SGD − SGD-m gaps are
 // findings (the paper states the diagnostics for the Adam pair only). Also checked (design):
 // the closed forms of the covariance summaries, and the identity e² = r² − 2r·cos + 1
 // (r = ‖M‖/‖g‖) on every recorded point (the paper: e_t is monotone in 1 − cos·‖M‖/‖g‖).
+// The stepping rebound of eq:rebound is measured on the linear task at the rates tuned here
+// (rebound.cpp; its 8 comparisons join the family, so the level counts them).
 #include <array>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -33,6 +36,7 @@
 
 #include "akm/check/paired.hpp"
 #include "akm/problems/protocol.hpp"
+#include "t18_diagnostics.hpp"
 #include "training_common.hpp"
 
 namespace akm::exp {
@@ -66,7 +70,8 @@ static void t18_diagnostics(ExperimentContext& ctx) {
   // THIS SCALE, never a refutation of the 24-layer run.
   ctx.kind = ClaimKind::Empirical;
   const int steps = ctx.opts.quick ? 150 : 600;
-  const double level = ctx.opts.family_alpha / kDirectionalChecks;  // what Checks::finalize will use
+  // What Checks::finalize will use: the family is these 9 and the rebound part's comparisons.
+  const double level = ctx.opts.family_alpha / (kDirectionalChecks + kReboundComparisons);
   const int seeds = ctx.opts.quick ? 6 : sign_test_seeds(level, kDesignPower, kFavourableFraction);
   const ProtocolSpec spec{static_cast<int>(lr_grid().size()), ctx.opts.quick ? 2 : 5, seeds};
   const double design_power = sign_test_power(seeds, level, kFavourableFraction);
@@ -77,6 +82,7 @@ static void t18_diagnostics(ExperimentContext& ctx) {
   CsvTable tuning{{"task", "arm", "lr", "median_final", "diverged_tuning_seeds", "chosen"}, {}};
   CsvTable cov{{"task", "input", "condition_number", "effective_rank", "top1_fraction"}, {}};
   nlohmann::json findings = nlohmann::json::array();
+  std::map<std::string, double> linear_rates;  // arm → tuned rate on the linear task (rebound part)
   double worst_identity = 0;
   int gi = 0;
 
@@ -110,6 +116,7 @@ static void t18_diagnostics(ExperimentContext& ctx) {
                                     return r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
                                   });
       const double lr = grid[tu.chosen];
+      if (t.name == "linear") linear_rates[arms[a]] = lr;
       for (std::size_t c = 0; c < tu.candidates.size(); ++c)
         tuning.add({t.name, arms[a], grid[tu.candidates[c]], tu.scores[c].median,
                     tu.scores[c].diverged, c == tu.best});
@@ -235,6 +242,7 @@ static void t18_diagnostics(ExperimentContext& ctx) {
                             {"smallest_p", sign_test_min_p(seeds)},
                             {"rule", "evaluation seeds: the smallest count whose two-sided sign test at the level has "
                                      "power >= 0.9 at the favourable fraction (--quick: 6, below the level's reach)"}}}};
+  rebound_checks(ctx, tasks(ctx.opts.seed)[0], linear_rates, steps, {level, kDesignPower, kFavourableFraction});
 
   for (const auto& t : tasks(ctx.opts.seed)) {
     Figure f;
