@@ -8,8 +8,9 @@
 // fresh batch of 32; held-out loss on 1024 samples fixed by the seed.
 // Arms: SGD-m and AdamW with β = 0.9 (their defaults); AK-SGD and AK-AdamW with the
 // paper's recipe β = 0.99, η = 0.4 [app:hp-sweep]; β2 = 0.999. Every arm's base rate is
-// chosen from the same 9-point grid 10^{-3.5}, …, 10^{0.5} by the mean final held-out loss
-// over the tuning seeds (2; 1 in --quick), disjoint from the evaluation seeds.
+// chosen from the same 11-point grid 10^{-4.5}, …, 10^{0.5} under the protocol of
+// problems/protocol.hpp (equal budget, median over the tuning seeds with a divergence as +∞,
+// tuning seeds disjoint from the evaluation seeds).
 #pragma once
 #include <cmath>
 #include <limits>
@@ -80,12 +81,6 @@ inline TrainResult run(const TaskSpec& t, const TrainConfig& c,
   return train(net, t.task, c, hook);
 }
 
-struct Tuned {
-  double lr = 0;
-  int index = -1;
-  std::vector<double> mean_final;  ///< per grid point (∞ when a seed diverged)
-};
-
 /// Runs unit(i) for every i in [0, n) on `threads` workers (the run's --threads). Each unit is
 /// an independent training (its own network, streams and result slot), so every number is the
 /// same for any thread count as long as the caller combines the results afterwards, in index
@@ -95,27 +90,6 @@ std::vector<R> parallel_units(std::size_t n, int threads, F&& unit) {
   std::vector<R> out(n);
   parallel_for(0, n, threads, [&](std::size_t i) { out[i] = unit(i); });
   return out;
-}
-
-inline Tuned tune(const TaskSpec& t, const std::string& arm, int steps, std::uint64_t seed, int tune_seeds,
-                  int threads) {
-  Tuned r;
-  const auto grid = lr_grid();
-  // Every (grid point, tuning seed) in parallel; the sums below run in the serial order.
-  const auto finals = parallel_units<double>(grid.size() * tune_seeds, threads, [&](std::size_t u) {
-    const std::size_t g = u / tune_seeds;
-    const int k = static_cast<int>(u % tune_seeds);
-    const auto res = run(t, config(arm, grid[g], steps, run_seed(seed, "tune/" + t.name, k)));
-    return res.diverged ? std::numeric_limits<double>::infinity() : res.final_loss();
-  });
-  double best = std::numeric_limits<double>::infinity();
-  for (std::size_t g = 0; g < grid.size(); ++g) {
-    double s = 0;
-    for (int k = 0; k < tune_seeds; ++k) s += finals[g * tune_seeds + k];
-    r.mean_final.push_back(s / tune_seeds);
-    if (s / tune_seeds < best) best = s / tune_seeds, r.lr = grid[g], r.index = static_cast<int>(g);
-  }
-  return r;
 }
 
 using akm::sign_test_p;  // check/paired.hpp: the one exact sign test

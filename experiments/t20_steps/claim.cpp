@@ -1,156 +1,73 @@
 // T20 steps — [tab:scale, sec:main-deltaSGD]
 //
 // Steps to a target held-out loss, AK-SGD vs SGD-m and AK-AdamW vs AdamW, on the three
-// synthetic tasks of T18 (training_common.hpp), each arm at its own rate tuned on the same
-// grid with the same budget. Target per (task, pair): 1.1 × the worse of the two arms' mean
-// final losses, so both arms reach it in most seeds (a seed that never does counts as
-// steps + 5, censored, and is listed; so does a seed that diverged at the tuned rate —
-// diverged seeds are left out of the mean final losses and counted in the findings). Per seed the reduction 1 − steps_AK/steps_base;
-// mean ± sd over the evaluation seeds; and an exact two-sided sign test over seeds. The
-// paper reports AK faster at scale; nothing in the theory guarantees it here, so the
-// direction, size and sign-test p-value are findings, and the verdict at the declared
-// family false-alarm rate is stated ("AK faster" / "AK slower" / "inconclusive").
-// Checks assert only the design: every tuned rate lies inside the grid (not at an edge),
-// so each arm's optimum was bracketed by the shared budget.
+// synthetic tasks of T18 (training_common.hpp). Target per (task, pair): 1.1 × the worse of
+// the two arms' mean final losses, so both arms reach it in most seeds (a seed that never does
+// counts as steps + 5, censored, and is listed; so does a seed that diverged at the tuned
+// rate — diverged seeds are left out of the mean final losses and counted in the findings).
+// Per seed the reduction 1 − steps_AK/steps_base; mean ± sd over the evaluation seeds; and an
+// exact two-sided sign test over seeds. The paper reports AK faster at scale; nothing in the
+// theory guarantees it here, so the direction, size and sign-test p-value are findings, and
+// the verdict at the declared family false-alarm rate is stated ("AK faster" / "AK slower" /
+// "inconclusive").
+// Design (problems/protocol.hpp): every arm tuned with the same budget (the 11 rates of
+// lr_grid()) on 5 tuning seeds (2 in --quick), a divergence scoring +∞, the median deciding;
+// evaluation seeds disjoint from the tuning seeds, shared by the two arms of a pair (paired).
+// Checks assert only the design: every tuned rate lies inside the grid (not at an edge), so
+// each arm's optimum was bracketed by the shared budget.
 #include <fmt/format.h>
 
-#include "training_common.hpp"
+#include "t20_steps.hpp"
 
 namespace akm::exp {
 
 static void t20_steps(ExperimentContext& ctx) {
   using namespace training;
-  const int steps = ctx.opts.quick ? 200 : 600;
-  const int seeds = ctx.opts.quick ? 6 : 24;
-  const int tune_seeds = ctx.opts.quick ? 1 : 2;
-  const auto grid = lr_grid();
-  CsvTable tune_t{{"task", "arm", "lr", "mean_final_loss"}, {}};
-  CsvTable per_seed{{"task", "pair", "seed", "steps_base", "steps_ak", "censored_base", "censored_ak", "reduction"}, {}};
-  CsvTable curves{{"curve", "step", "mean_loss", "sd_loss"}, {}};
-  CsvTable summary_t{{"task", "pair", "index", "lr_base", "lr_ak", "target", "reduction_mean", "reduction_sd",
-                      "ak_faster_seeds", "ak_slower_seeds", "sign_test_p", "verdict"}, {}};
+  using namespace t20;
+  // ---- Set-up: the design ----
   // Steps-to-target gaps are measurements (the paper's tab:scale is a table of runs, not a
   // prediction): T20 is a Finding; its tuning-grid checks are design checks.
   ctx.kind = ClaimKind::Finding;
-  nlohmann::json findings = nlohmann::json::array();
-  const double p_crit = ctx.opts.family_alpha;  // one family of sign tests: Bonferroni below
-  const int n_tests = 3 * static_cast<int>(kPairs.size());
-  int row = 0;
-  for (const auto& t : tasks(ctx.opts.seed)) {
+  const int steps = ctx.opts.quick ? 200 : 600;
+  const auto grid = lr_grid();
+  const ProtocolSpec spec{static_cast<int>(grid.size()), ctx.opts.quick ? 2 : 5, ctx.opts.quick ? 6 : 24};
+
+  // ---- Simulate: per task and pair, each arm tuned, then both on the evaluation seeds ----
+  std::vector<Comparison> cs;
+  for (const auto& t : tasks(ctx.opts.seed))
     for (const auto& pr : kPairs) {
-      std::vector<double> lr(2);
-      std::vector<std::vector<TrainResult>> res(2);
+      Comparison c{t.name, pr, {}, {0, 0}, {}};
+      const SeedPlan plan = seed_plan(ctx.opts.seed, "steps/" + t.name, spec);
       const std::string arms[2] = {pr.base, pr.ak};
       for (int a = 0; a < 2; ++a) {
-        const Tuned tu = tune(t, arms[a], steps, ctx.opts.seed, tune_seeds, ctx.opts.threads);
-        lr[a] = tu.lr;
-        for (std::size_t g = 0; g < grid.size(); ++g) tune_t.add({t.name, arms[a], grid[g], tu.mean_final[g]});
-        ctx.checks.at_most(fmt::format("{}/{}: tuned lr above the grid's lowest point", t.name, arms[a]), -1.0, -double(tu.index)).design();
-        ctx.checks.at_most(fmt::format("{}/{}: tuned lr below the grid's highest point", t.name, arms[a]),
-                           double(grid.size()) - 2, double(tu.index)).design();
+        c.tuning[a] = akm::tune(grid.size(), spec, plan, ctx.opts.seed, "steps/" + t.name + "/" + arms[a],
+                                ctx.opts.threads, [&](std::size_t k, std::uint64_t seed) {
+                                  const auto r = run(t, config(arms[a], grid[k], steps, seed));
+                                  return r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
+                                });
+        c.lr[a] = grid[c.tuning[a].chosen];
         // Evaluation seeds in parallel, kept in seed order (same numbers for any thread count).
-        res[a] = parallel_units<TrainResult>(seeds, ctx.opts.threads, [&](std::size_t s) {
-          return run(t, config(arms[a], lr[a], steps, run_seed(ctx.opts.seed, "eval/" + t.name, static_cast<int>(s))));
+        c.runs[a] = parallel_units<TrainResult>(plan.evaluation.size(), ctx.opts.threads, [&](std::size_t s) {
+          return run(t, config(arms[a], c.lr[a], steps, plan.evaluation[s]));
         });
-        // Mean curve for the figure.
-        for (std::size_t k = 0; k < res[a][0].eval_steps.size(); ++k) {
-          std::vector<double> v;
-          for (const auto& r : res[a]) v.push_back(k < r.eval_loss.size() ? r.eval_loss[k] : r.eval_loss.back());
-          const auto [m, sd] = mean_sd(v);
-          curves.add({t.name + "/" + arms[a], res[a][0].eval_steps[k], m, sd});
-        }
       }
-      // Final losses of the seeds that did not diverge (a diverged seed is counted, and it
-      // never reaches the target: censored).
-      std::vector<double> fin[2];
-      int diverged[2] = {0, 0};
-      for (int a = 0; a < 2; ++a)
-        for (const auto& r : res[a]) {
-          if (r.diverged || !std::isfinite(r.final_loss())) ++diverged[a];
-          else fin[a].push_back(r.final_loss());
-        }
-      if (fin[0].empty()) fin[0].push_back(std::numeric_limits<double>::infinity());
-      if (fin[1].empty()) fin[1].push_back(std::numeric_limits<double>::infinity());
-      const double target = 1.1 * std::max(mean_sd(fin[0]).first, mean_sd(fin[1]).first);
-      std::vector<double> red;
-      int faster = 0, slower = 0;
-      for (int s = 0; s < seeds; ++s) {
-        int st[2];
-        bool cens[2];
-        for (int a = 0; a < 2; ++a) {
-          st[a] = std::isfinite(target) && !res[a][s].diverged ? res[a][s].steps_to(target) : -1;
-          cens[a] = st[a] < 0;
-          if (cens[a]) st[a] = steps + 5;
-        }
-        red.push_back(double(st[0] - st[1]) / std::max(st[0], 1));
-        faster += st[1] < st[0];
-        slower += st[1] > st[0];
-        per_seed.add({t.name, pr.ak, s, st[0], st[1],
-                      cens[0], cens[1], red.back()});
-      }
-      const auto [rm, rsd] = mean_sd(red);
-      const double p = sign_test_p(faster, slower);
-      const std::string verdict = p * n_tests <= p_crit ? (faster > slower ? "AK faster" : "AK slower") : "inconclusive";
-      summary_t.add({t.name, pr.ak, row++, lr[0], lr[1], target, rm, rsd,
-                     faster, slower, p, verdict});
-      findings.push_back({{"task", t.name}, {"pair", pr.ak + " vs " + pr.base}, {"lr_base", lr[0]}, {"lr_ak", lr[1]},
-                          {"target_loss", target}, {"reduction_mean", rm}, {"reduction_sd", rsd},
-                          {"final_loss_base", mean_sd(fin[0]).first}, {"final_loss_ak", mean_sd(fin[1]).first},
-                          {"diverged_seeds_base", diverged[0]}, {"diverged_seeds_ak", diverged[1]},
-                          {"ak_faster_seeds", faster}, {"ak_slower_seeds", slower}, {"sign_test_p", p},
-                          {"verdict_at_family_alpha", verdict}});
-      // Paired final held-out loss, AK − base, over the seeds where neither arm diverged.
-      std::vector<double> dloss;
-      int ak_lower = 0;
-      for (int s = 0; s < seeds; ++s) {
-        const auto &b = res[0][static_cast<std::size_t>(s)], &k = res[1][static_cast<std::size_t>(s)];
-        if (b.diverged || k.diverged || !std::isfinite(b.final_loss()) || !std::isfinite(k.final_loss())) continue;
-        dloss.push_back(k.final_loss() - b.final_loss());
-        ak_lower += dloss.back() < 0;
-      }
-      const auto [dm, dsd] = dloss.empty() ? std::pair<double, double>{NAN, NAN} : mean_sd(dloss);
-      const double n_seeds = static_cast<double>(seeds), n_pairs = static_cast<double>(dloss.size());
-      ctx.findings.push_back(fmt::format(
-          "{}: {} vs {} (tuned lr {:.3g} vs {:.3g}, target loss {:.3g}): steps to target reduced by {:+.3g} ± {:.2g} (paired mean ± "
-          "standard error over {} seeds, sd {:.3g}); AK faster in {} of {} seeds, slower in {}, tied in {}{} (sign test "
-          "p = {:.3g}: {} at the declared rate); final held-out loss AK − base {:+.3g} ± {:.2g} (paired over {} seeds, AK "
-          "lower in {}); diverged seeds AK {} / base {}",
-          t.name, pr.ak, pr.base, lr[1], lr[0], target, rm, rsd / std::sqrt(n_seeds), seeds, rsd, faster, seeds, slower,
-          seeds - faster - slower,
-          faster + slower == 0 ? " — both arms reach the target at the first evaluation, so steps-to-target cannot "
-                                 "compare them"
-                               : "",
-          p, verdict, dm, dsd / std::sqrt(n_pairs), dloss.size(), ak_lower, diverged[1], diverged[0]));
+      cs.push_back(std::move(c));
     }
-  }
-  ctx.out.write_csv("data_tuning.csv", tune_t);
-  ctx.out.write_csv("data_per_seed.csv", per_seed);
-  ctx.out.write_csv("data_curves.csv", curves);
-  ctx.out.write_csv("data_summary.csv", summary_t);
-  ctx.params = {{"steps", steps}, {"seeds", seeds}, {"tuning_seeds", tune_seeds}, {"lr_grid", grid}, {"batch", 32},
-                {"beta_base", 0.9}, {"beta_ak", 0.99}, {"eta_ak", 0.4}, {"beta2", 0.999}, {"target", "1.1 × worse mean final loss"},
-                {"sign_tests", n_tests}, {"findings", findings}};
+  std::vector<Gap> gaps;
+  for (const Comparison& c : cs) gaps.push_back(steps_gap(c, steps));
 
-  Figure fr;
-  fr.name = "steps-reduction";
-  fr.title = "T20 steps-to-target reduction of AK over its base (mean ± sd over seeds; > 0: AK faster)";
-  fr.xlabel = "0–1 linear, 2–3 logistic, 4–5 teacher (even: AK-SGD vs SGD-m, odd: AK-AdamW vs AdamW)";
-  fr.ylabel = "1 − steps_AK / steps_base";
-  fr.extra = {"set xrange [-0.5:5.5]"};
-  fr.series = {{"data_summary.csv", "index", "reduction_mean", "reduction_sd", "reduction", "errorbars", ""}};
-  fr.functions = {"0 notitle lc rgb 'gray40'"};
-  ctx.out.figure(fr);
-  for (const auto& t : tasks(ctx.opts.seed)) {
-    Figure fc;
-    fc.name = "curves-" + t.name;
-    fc.title = fmt::format("T20 held-out loss, {} task (mean over seeds, tuned rates)", t.name);
-    fc.xlabel = "step";
-    fc.ylabel = "held-out loss";
-    fc.logy = true;
-    for (const auto& arm : {"sgd-m", "ak-sgd", "adamw", "ak-adamw"})
-      fc.series.push_back({"data_curves.csv", "step", "mean_loss", "", arm, "lines", "curve=" + t.name + "/" + arm});
-    ctx.out.figure(fc);
-  }
+  // ---- Check: the design (each tuned rate bracketed by the grid) ----
+  for (const Comparison& c : cs)
+    for (int a = 0; a < 2; ++a) {
+      const std::string& arm = a == 0 ? c.pair.base : c.pair.ak;
+      const double at = double(c.tuning[a].chosen);
+      ctx.checks.at_most(fmt::format("{}/{}: tuned lr above the grid's lowest point", c.task, arm), -1.0, -at).design();
+      ctx.checks.at_most(fmt::format("{}/{}: tuned lr below the grid's highest point", c.task, arm),
+                         double(grid.size()) - 2, at).design();
+    }
+
+  // ---- Record: the tables, the findings, the figures ----
+  record(ctx, cs, gaps, spec, steps);
 }
 
 const Registrar registration{{
