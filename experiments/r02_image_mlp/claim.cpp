@@ -25,6 +25,7 @@
 // the batch order of both arms), with an exact sign test per outcome at the declared family
 // false-alarm rate (Bonferroni over the three outcomes), beside tab:cifar's 61.51% → 67.06%.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -36,6 +37,7 @@ namespace akm::exp {
 
 static void r02_image_mlp(ExperimentContext& ctx) {
   using namespace r02;
+  // ---- Set-up: budgets, the paper's grids, the data split ----
   ctx.kind = ClaimKind::Finding;
   const bool quick = ctx.opts.quick;
   const int epochs = quick ? 10 : 40;
@@ -51,18 +53,11 @@ static void r02_image_mlp(ExperimentContext& ctx) {
   const LabelledData digits = load_labelled("data:digits");  // InputError naming the file if absent
   const DataSplit data = split_data(digits, 0.2, 0.2, derive_seed(ctx.opts.seed, "r2/split"));
 
+  // ---- Simulate: tune each arm (its grid rows into data_tuning.csv), run both at their tuned
+  // configuration on the same seeds, and each seed's steps to the targets ----
   CsvTable tuning{{"optimizer", "lr", "beta", "eta", "mean_final_val_loss"}, {}};
   std::vector<Tuning> tuned;
-  for (const Arm& a : arms) {
-    tuned.push_back(tune_arm(data, a, epochs, tune_seeds, ctx.opts.seed, ctx.opts.threads, tuning));
-    const Tuning& tu = tuned.back();
-    const auto at = std::find(tu.lr_grid.begin(), tu.lr_grid.end(), tu.best.lr) - tu.lr_grid.begin();
-    ctx.checks.at_most(fmt::format("{}: tuned lr {:.3g} above its grid's lowest point {:.3g}", a.name, tu.best.lr, tu.lr_grid.front()),
-                       -1.0, -double(at)).design();
-    ctx.checks.at_most(fmt::format("{}: tuned lr {:.3g} below its grid's highest point {:.3g}", a.name, tu.best.lr, tu.lr_grid.back()),
-                       double(tu.lr_grid.size()) - 2, double(at)).design();
-  }
-
+  for (const Arm& a : arms) tuned.push_back(tune_arm(data, a, epochs, tune_seeds, ctx.opts.seed, ctx.opts.threads, tuning));
   // Evaluation: both arms at their tuned configuration on the same seeds (paired).
   const auto runs = training::parallel_units<Trial>(2 * static_cast<std::size_t>(seeds), ctx.opts.threads, [&](std::size_t u) {
     const int a = static_cast<int>(u % 2), s = static_cast<int>(u / 2);
@@ -78,9 +73,8 @@ static void r02_image_mlp(ExperimentContext& ctx) {
     if (!run(0, s).r.diverged) sgd_final.push_back(run(0, s).r.val_loss.back());
   const double loss_target = sgd_final.empty() ? -1.0 : training::mean_sd(sgd_final).first;
 
-  CsvTable per_seed{{"seed", "test_acc_sgd", "test_acc_ak", "test_loss_sgd", "test_loss_ak", "steps90_sgd", "steps90_ak",
-                     "stepsloss_sgd", "stepsloss_ak", "diverged_sgd", "diverged_ak"}, {}};
   std::vector<double> d_acc, d90, dloss, acc[2];
+  std::vector<std::array<int, 2>> steps90, steps_loss;  // per seed and arm, censored where never reached
   int diverged[2] = {0, 0};
   for (int s = 0; s < seeds; ++s) {
     int s90[2], sl[2];
@@ -94,12 +88,29 @@ static void r02_image_mlp(ExperimentContext& ctx) {
     d_acc.push_back(acc[1].back() - acc[0].back());
     d90.push_back(s90[0] - s90[1]);  // > 0: AK reaches the target in fewer steps
     dloss.push_back(sl[0] - sl[1]);
-    per_seed.add({s, acc[0].back(), acc[1].back(), run(0, s).r.test_loss, run(1, s).r.test_loss,
-                  s90[0], s90[1], sl[0],
-                  sl[1], run(0, s).r.diverged,
-                  run(1, s).r.diverged});
+    steps90.push_back({s90[0], s90[1]});
+    steps_loss.push_back({sl[0], sl[1]});
   }
 
+  // ---- Check: every tuned rate inside its grid (design: each optimum was bracketed) ----
+  for (std::size_t k = 0; k < arms.size(); ++k) {
+    const Arm& a = arms[k];
+    const Tuning& tu = tuned[k];
+    const auto at = std::find(tu.lr_grid.begin(), tu.lr_grid.end(), tu.best.lr) - tu.lr_grid.begin();
+    ctx.checks.at_most(fmt::format("{}: tuned lr {:.3g} above its grid's lowest point {:.3g}", a.name, tu.best.lr, tu.lr_grid.front()),
+                       -1.0, -double(at)).design();
+    ctx.checks.at_most(fmt::format("{}: tuned lr {:.3g} below its grid's highest point {:.3g}", a.name, tu.best.lr, tu.lr_grid.back()),
+                       double(tu.lr_grid.size()) - 2, double(at)).design();
+  }
+
+  // ---- Record: per-seed and curve tables, the findings (paired sign tests), params, figures ----
+  CsvTable per_seed{{"seed", "test_acc_sgd", "test_acc_ak", "test_loss_sgd", "test_loss_ak", "steps90_sgd", "steps90_ak",
+                     "stepsloss_sgd", "stepsloss_ak", "diverged_sgd", "diverged_ak"}, {}};
+  for (int s = 0; s < seeds; ++s) {
+    const auto u = static_cast<std::size_t>(s);
+    per_seed.add({s, acc[0][u], acc[1][u], run(0, s).r.test_loss, run(1, s).r.test_loss, steps90[u][0], steps90[u][1],
+                  steps_loss[u][0], steps_loss[u][1], run(0, s).r.diverged, run(1, s).r.diverged});
+  }
   // Mean validation curves per arm (a diverged seed holds its last finite value: counted above).
   CsvTable curves{{"optimizer", "step", "epoch", "mean_val_loss", "sd_val_loss", "mean_val_acc", "sd_val_acc"}, {}};
   for (int a = 0; a < 2; ++a) {
@@ -181,29 +192,7 @@ static void r02_image_mlp(ExperimentContext& ctx) {
                 {"target_accuracy", kTargetAccuracy}, {"family_alpha", ctx.opts.family_alpha}, {"sign_tests", n_tests}, {"paper_tab_cifar", {{"sgd", 61.51}, {"ak", 67.06}}},
                 {"measured", measured}};
 
-  for (const char* what : {"loss", "acc"}) {
-    Figure f;
-    const bool loss = std::string(what) == "loss";
-    f.name = loss ? "validation-loss" : "validation-accuracy";
-    f.title = fmt::format("R2 digits MLP: validation {} (mean over {} seeds, tuned configurations)",
-                          loss ? "loss" : "accuracy", seeds);
-    f.xlabel = "epoch";
-    f.ylabel = loss ? "validation cross-entropy" : "validation accuracy (%)";
-    f.logy = loss;
-    if (!loss) f.extra = {"set yrange [50:100]"};
-    for (const char* arm : {"sgd-m", "ak-sgd"})
-      f.series.push_back({"data_curves.csv", "epoch", loss ? "mean_val_loss" : "mean_val_acc", "", arm, "lines",
-                          std::string("optimizer=") + arm});
-    ctx.out.figure(f);
-  }
-  Figure fs;
-  fs.name = "test-accuracy";
-  fs.title = "R2 test accuracy per seed (paired: same initialization and batch order)";
-  fs.xlabel = "seed";
-  fs.ylabel = "test accuracy (%)";
-  fs.series = {{"data_per_seed.csv", "seed", "test_acc_sgd", "", "SGD-m", "linespoints", ""},
-               {"data_per_seed.csv", "seed", "test_acc_ak", "", "AK-SGD", "linespoints", ""}};
-  ctx.out.figure(fs);
+  figures(ctx, seeds);
 }
 
 const Registrar registration{{

@@ -55,4 +55,7 @@ struct Paired {
 /// Paired differences: mean, standard error, signs and the exact sign test.
 Paired paired(const std::vector<double>& d);
 
+/// The validation-curve and per-seed test-accuracy figures (figures.cpp).
+void figures(ExperimentContext& ctx, int seeds);
+
 }  // namespace akm::exp::r02
