@@ -64,135 +64,178 @@ double median(std::vector<double> v) {
   return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
 }
 
+/// One data set: its exact finite-sample moments in the Σ̂ eigenbasis, the Gaussian closed
+/// forms with the same covariance, and the simulated transport diagonals and one-step gains.
+struct Case {
+  Case(const DataCase& d, DataKeys k) : dc(&d), data(std::move(k)) {}
+  const DataCase* dc;
+  DataKeys data;
+  int n = 0;
+  Vec lam_hat, kappa, lam_hat_g, kappa_g;
+  Mat W;      ///< normalized rows in the Σ̂ eigenbasis: the simulation's keys
+  Vec norms;  ///< the rows' norms
+  McResult res;
+  std::size_t diag_at(int lag, int i) const { return static_cast<std::size_t>((lag - 1) * n + i); }
+  std::size_t c_at(int i) const { return static_cast<std::size_t>(kLag * n + i); }
+};
+
+Case prepare(const DataCase& dc) {
+  Case c(dc, DataKeys(parse_data_keys(dc.spec)));  // InputError naming the file if absent
+  const int n = c.n = c.data.n();
+  // Exact finite-sample moments in the drawing (covariance eigen-) coordinates.
+  const Mat S = c.data.sigma_hat(), Kmat = c.data.kappa_matrix();
+  Eigen::SelfAdjointEigenSolver<Mat> es(S);
+  Mat U(n, n);
+  c.lam_hat.resize(n);
+  for (int i = 0; i < n; ++i) {  // descending
+    c.lam_hat[i] = es.eigenvalues()[n - 1 - i];
+    U.col(i) = es.eigenvectors().col(n - 1 - i);
+  }
+  c.kappa = (U.transpose() * Kmat * U).diagonal();
+  // (b) Gaussian closed forms with the data's covariance eigenvalues, mapped to u_i.
+  const KeyMoments g = gaussian_key_moments(c.data.lambda());
+  const Mat U2 = U.cwiseAbs2();
+  c.lam_hat_g = U2.transpose() * g.lambda_hat;
+  c.kappa_g = U2.transpose() * g.kappa;
+  c.norms = c.data.keys().rowwise().norm();
+  c.W = c.norms.cwiseInverse().asDiagonal() * c.data.keys() * U;
+  return c;
+}
+
+void simulate(ExperimentContext& ctx, Case& c, long long R) {
+  const int n = c.n;
+  const std::size_t nobs = static_cast<std::size_t>(n) * (kLag + 1);
+  const std::uint64_t seed = derive_seed(ctx.opts.seed, std::string("R1/") + c.dc->name);
+  auto kernel = [&](long long trial, double* out) {
+    Stream keys(seed, trial, Purpose::keys);
+    Mat P = Mat::Identity(n, n);
+    Vec k(n), r(n);
+    for (int lag = 1; lag <= kLag; ++lag) {
+      const int s = c.data.draw_index(keys);
+      k = c.W.row(s).transpose();
+      if (lag == 1)  // one AK step from M = 0 with δ = x: (M_1)_ii = η‖x‖x̂_i²
+        for (int i = 0; i < n; ++i) out[c.c_at(i)] = kEta * c.norms[s] * k[i] * k[i];
+      kern::transport_step(P, k, kBeta, kEta, r);
+      for (int i = 0; i < n; ++i) out[c.diag_at(lag, i)] = P(i, i);
+    }
+  };
+  c.res = monte_carlo(ctx.mc(R, fmt::format("R1 {}", c.dc->name)), nobs, kernel);
+}
+
+/// The checks of one data set: β̃_i, β̃_i^k and c_i = ηκ_i per direction (gated where a direction
+/// is carried by few rows), and Σ̂'s trace. Returns how many checks were gated.
+int check(ExperimentContext& ctx, const Case& c, long long R) {
+  int gated = 0;
+  for (int i = 0; i < c.n; ++i) {
+    const double bt = theory::beta_tilde(kBeta, kEta, c.lam_hat[i]);
+    const double bt_g = theory::beta_tilde(kBeta, kEta, c.lam_hat_g[i]);
+    const double cc = kEta * c.kappa[i], c_g = kEta * c.kappa_g[i];
+    const std::size_t o1 = c.diag_at(1, i), ok = c.diag_at(kLag, i), oc = c.c_at(i);
+    const Vec w2 = c.W.col(i).cwiseAbs2();
+    const double skew_bt = row_skewness(w2) / std::sqrt(static_cast<double>(R));
+    const double skew_c = row_skewness(c.norms.cwiseProduct(w2)) / std::sqrt(static_cast<double>(R));
+    const std::string base = fmt::format("{}/{}", c.dc->name, dir_name(i));
+    const std::string why = "design skewness γ/√R = {:.3g} > {} (direction carried by few rows; T9's gate)";
+    if (skew_bt <= kMaxDesignSkew) {
+      ctx.checks.mc(base + "/beta_tilde", bt, c.res.total.estimate(static_cast<Eigen::Index>(o1)))
+          .against(bt_g, "Gaussian")
+          .sensitivity(-kEta * c.lam_hat[i], kBeta, -kEta * c.lam_hat[i]);
+      const double btk = std::pow(bt, kLag);
+      ctx.checks.mc(fmt::format("{}/lag={}", base, kLag), btk, c.res.total.estimate(static_cast<Eigen::Index>(ok)))
+          .against(std::pow(bt_g, kLag), "Gaussian")
+          .sensitivity(kLag * btk / bt * -kEta * c.lam_hat[i], kLag * btk / bt * kBeta,
+                       kLag * btk / bt * -kEta * c.lam_hat[i]);
+    } else {
+      ctx.gate(base + "/beta_tilde", fmt::format(fmt::runtime(why), skew_bt, kMaxDesignSkew));
+      ctx.gate(fmt::format("{}/lag={}", base, kLag), fmt::format(fmt::runtime(why), skew_bt, kMaxDesignSkew));
+      gated += 2;
+    }
+    if (skew_c <= kMaxDesignSkew) {
+      ctx.checks.mc(base + "/c", cc, c.res.total.estimate(static_cast<Eigen::Index>(oc)))
+          .against(c_g, "Gaussian")
+          .sensitivity(cc, std::numeric_limits<double>::quiet_NaN(), cc);
+    } else {
+      ctx.gate(base + "/c", fmt::format(fmt::runtime(why), skew_c, kMaxDesignSkew));
+      ++gated;
+    }
+  }
+  // Σ̂ is the exact finite sum: trace 1 and PSD by construction (design, not evidence).
+  ctx.checks.exact(std::string(c.dc->name) + "/trace-sigma-hat", 1.0, c.lam_hat.sum(), 1e-12).design();
+  return gated;
+}
+
+/// The table, finding, params entry and figure of one data set.
+void record(ExperimentContext& ctx, const Case& c, int gated) {
+  const int n = c.n;
+  const Vec mean = c.res.total.mean(), se = c.res.total.stderr_mean();
+  CsvTable tab{{"direction", "lam_hat", "lam_hat_gauss", "decay_exact", "decay_gauss", "decay_measured",
+                "decay_stderr", "c_exact", "c_gauss", "c_measured", "c_stderr"},
+               {}};
+  std::vector<double> rel_lam, rel_kappa;
+  double worst_bt_gap = 0;  // max |β̃^G − β̃| in units of the lag-1 standard error
+  for (int i = 0; i < n; ++i) {
+    const double bt = theory::beta_tilde(kBeta, kEta, c.lam_hat[i]);
+    const double bt_g = theory::beta_tilde(kBeta, kEta, c.lam_hat_g[i]);
+    rel_lam.push_back(std::abs(c.lam_hat_g[i] - c.lam_hat[i]) / c.lam_hat[i]);
+    rel_kappa.push_back(std::abs(c.kappa_g[i] - c.kappa[i]) / c.kappa[i]);
+    const std::size_t o1 = c.diag_at(1, i), oc = c.c_at(i);
+    worst_bt_gap = std::max(worst_bt_gap, std::abs(bt_g - bt) / se[o1]);
+    tab.add({i + 1, c.lam_hat[i], c.lam_hat_g[i], kBeta - bt, kBeta - bt_g, kBeta - mean[o1], se[o1],
+             kEta * c.kappa[i], kEta * c.kappa_g[i], mean[oc], se[oc]});
+  }
+  const char* name = c.dc->name;
+  const double med_l = median(rel_lam), max_l = *std::max_element(rel_lam.begin(), rel_lam.end());
+  const double med_k = median(rel_kappa), max_k = *std::max_element(rel_kappa.begin(), rel_kappa.end());
+  ctx.findings.push_back(fmt::format(
+      "{} (N={}, n={} spanned of {} columns): Gaussian closed forms with the data's covariance vs the exact "
+      "finite-sample moments, over the n Σ̂ eigen-directions: λ̂_i relative error median {:.1f}%, max {:.1f}% "
+      "(top direction λ̂_1 = {:.4g} exact vs {:.4g} Gaussian); κ_i relative error median {:.1f}%, max {:.1f}%; "
+      "largest |β̃_i^Gauss − β̃_i| = {:.1f} standard errors of the lag-1 measurement ({} checks gated by skewness)",
+      name, c.data.rows(), n, c.data.columns(), 100 * med_l, 100 * max_l, c.lam_hat[0], c.lam_hat_g[0], 100 * med_k,
+      100 * max_k, worst_bt_gap, gated));
+  ctx.params["data_sets"].push_back({{"name", name}, {"spec", c.dc->spec}, {"rows", c.data.rows()}, {"n", n},
+                                     {"columns", c.data.columns()}, {"lambda", to_std(c.data.lambda())},
+                                     {"lambda_hat", to_std(c.lam_hat)}, {"kappa", to_std(c.kappa)},
+                                     {"lambda_hat_gauss", to_std(c.lam_hat_g)}, {"kappa_gauss", to_std(c.kappa_g)},
+                                     {"rel_err_lambda_hat_median", med_l}, {"rel_err_lambda_hat_max", max_l},
+                                     {"rel_err_kappa_median", med_k}, {"rel_err_kappa_max", max_k}});
+
+  const std::string csv = fmt::format("data_{}.csv", name);
+  ctx.out.write_csv(csv, tab);
+  Figure fig;
+  fig.name = std::string("transport-") + name;
+  std::string shown = name;  // gnuplot reads '_' as a subscript
+  std::replace(shown.begin(), shown.end(), '_', ' ');
+  fig.title = fmt::format("R1 {}: β − β̃_i = ηλ̂_i per Σ̂ eigen-direction (η = {})", shown, kEta);
+  fig.xlabel = "direction i (Σ̂ eigenvalues descending)";
+  fig.ylabel = "β − β̃_i";
+  fig.logy = true;
+  fig.series.push_back({csv, "direction", "decay_measured", "decay_stderr", "measured (AK buffer)", "errorbars", ""});
+  fig.series.push_back({csv, "direction", "decay_exact", "", "exact finite-sample ηλ̂_i", "lines", ""});
+  fig.series.push_back({csv, "direction", "decay_gauss", "", "Gaussian closed form ηλ̂^G_i", "lines", ""});
+  ctx.out.figure(fig);
+}
+
 }  // namespace
 
 static void r01_real_data(ExperimentContext& ctx) {
+  // ---- Set-up: each data set's exact moments and Gaussian closed forms ----
   ctx.kind = ClaimKind::Theorem;
   const long long R = trials(ctx, 600000, 20000);
   ctx.params = {{"beta", kBeta}, {"eta", kEta}, {"lag", kLag}, {"trials", R},
                 {"data_dir", sklearn_data_dir()}, {"data_sets", nlohmann::json::array()}};
+  std::vector<Case> cases;
+  for (const DataCase& dc : kCases) cases.push_back(prepare(dc));
 
-  for (const DataCase& dc : kCases) {
-    const DataKeys data(parse_data_keys(dc.spec));  // InputError naming the file if absent
-    const int n = data.n(), N = data.rows();
-    // Exact finite-sample moments in the drawing (covariance eigen-) coordinates.
-    const Mat S = data.sigma_hat(), Kmat = data.kappa_matrix();
-    Eigen::SelfAdjointEigenSolver<Mat> es(S);
-    Mat U(n, n);
-    Vec lam_hat(n);
-    for (int i = 0; i < n; ++i) {  // descending
-      lam_hat[i] = es.eigenvalues()[n - 1 - i];
-      U.col(i) = es.eigenvectors().col(n - 1 - i);
-    }
-    const Vec kappa = (U.transpose() * Kmat * U).diagonal();
-    // (b) Gaussian closed forms with the data's covariance eigenvalues, mapped to u_i.
-    const KeyMoments g = gaussian_key_moments(data.lambda());
-    const Mat U2 = U.cwiseAbs2();
-    const Vec lam_hat_g = U2.transpose() * g.lambda_hat, kappa_g = U2.transpose() * g.kappa;
+  // ---- Simulate: transport and one-step gain with keys drawn from the rows ----
+  for (Case& c : cases) simulate(ctx, c, R);
 
-    // Normalized rows in the Σ̂ eigenbasis and their norms: the simulation's keys.
-    const Vec norms = data.keys().rowwise().norm();
-    const Mat W = norms.cwiseInverse().asDiagonal() * data.keys() * U;
+  // ---- Check: per data set, every direction's β̃_i, β̃_i^k and c_i ----
+  std::vector<int> gated;
+  for (const Case& c : cases) gated.push_back(check(ctx, c, R));
 
-    const std::size_t nobs = static_cast<std::size_t>(n) * (kLag + 1);
-    auto diag_at = [n](int lag, int i) { return static_cast<std::size_t>((lag - 1) * n + i); };
-    auto c_at = [n](int i) { return static_cast<std::size_t>(kLag * n + i); };
-    const std::uint64_t seed = derive_seed(ctx.opts.seed, std::string("R1/") + dc.name);
-    auto kernel = [&](long long trial, double* out) {
-      Stream keys(seed, trial, Purpose::keys);
-      Mat P = Mat::Identity(n, n);
-      Vec k(n), r(n);
-      for (int lag = 1; lag <= kLag; ++lag) {
-        const int s = data.draw_index(keys);
-        k = W.row(s).transpose();
-        if (lag == 1)  // one AK step from M = 0 with δ = x: (M_1)_ii = η‖x‖x̂_i²
-          for (int i = 0; i < n; ++i) out[c_at(i)] = kEta * norms[s] * k[i] * k[i];
-        kern::transport_step(P, k, kBeta, kEta, r);
-        for (int i = 0; i < n; ++i) out[diag_at(lag, i)] = P(i, i);
-      }
-    };
-    const McResult res = monte_carlo(ctx.mc(R, fmt::format("R1 {}", dc.name)), nobs, kernel);
-    const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-
-    CsvTable tab{{"direction", "lam_hat", "lam_hat_gauss", "decay_exact", "decay_gauss", "decay_measured",
-                  "decay_stderr", "c_exact", "c_gauss", "c_measured", "c_stderr"},
-                 {}};
-    std::vector<double> rel_lam, rel_kappa;
-    int gated = 0;
-    double worst_bt_gap = 0;  // max |β̃^G − β̃| in units of the lag-1 standard error
-    for (int i = 0; i < n; ++i) {
-      const double bt = theory::beta_tilde(kBeta, kEta, lam_hat[i]);
-      const double bt_g = theory::beta_tilde(kBeta, kEta, lam_hat_g[i]);
-      const double c = kEta * kappa[i], c_g = kEta * kappa_g[i];
-      rel_lam.push_back(std::abs(lam_hat_g[i] - lam_hat[i]) / lam_hat[i]);
-      rel_kappa.push_back(std::abs(kappa_g[i] - kappa[i]) / kappa[i]);
-      const std::size_t o1 = diag_at(1, i), ok = diag_at(kLag, i), oc = c_at(i);
-      worst_bt_gap = std::max(worst_bt_gap, std::abs(bt_g - bt) / se[o1]);
-      tab.add({i + 1, lam_hat[i], lam_hat_g[i], kBeta - bt, kBeta - bt_g, kBeta - mean[o1],
-               se[o1], c, c_g, mean[oc], se[oc]});
-
-      const Vec w2 = W.col(i).cwiseAbs2();
-      const double skew_bt = row_skewness(w2) / std::sqrt(static_cast<double>(R));
-      const double skew_c = row_skewness(norms.cwiseProduct(w2)) / std::sqrt(static_cast<double>(R));
-      const std::string base = fmt::format("{}/{}", dc.name, dir_name(i));
-      const std::string why = "design skewness γ/√R = {:.3g} > {} (direction carried by few rows; T9's gate)";
-      if (skew_bt <= kMaxDesignSkew) {
-        ctx.checks.mc(base + "/beta_tilde", bt, res.total.estimate(static_cast<Eigen::Index>(o1)))
-            .against(bt_g, "Gaussian")
-            .sensitivity(-kEta * lam_hat[i], kBeta, -kEta * lam_hat[i]);
-        const double btk = std::pow(bt, kLag);
-        ctx.checks.mc(fmt::format("{}/lag={}", base, kLag), btk, res.total.estimate(static_cast<Eigen::Index>(ok)))
-            .against(std::pow(bt_g, kLag), "Gaussian")
-            .sensitivity(kLag * btk / bt * -kEta * lam_hat[i], kLag * btk / bt * kBeta,
-                         kLag * btk / bt * -kEta * lam_hat[i]);
-      } else {
-        ctx.gate(base + "/beta_tilde", fmt::format(fmt::runtime(why), skew_bt, kMaxDesignSkew));
-        ctx.gate(fmt::format("{}/lag={}", base, kLag), fmt::format(fmt::runtime(why), skew_bt, kMaxDesignSkew));
-        gated += 2;
-      }
-      if (skew_c <= kMaxDesignSkew) {
-        ctx.checks.mc(base + "/c", c, res.total.estimate(static_cast<Eigen::Index>(oc)))
-            .against(c_g, "Gaussian")
-            .sensitivity(c, std::numeric_limits<double>::quiet_NaN(), c);
-      } else {
-        ctx.gate(base + "/c", fmt::format(fmt::runtime(why), skew_c, kMaxDesignSkew));
-        ++gated;
-      }
-    }
-    // Σ̂ is the exact finite sum: trace 1 and PSD by construction (design, not evidence).
-    ctx.checks.exact(std::string(dc.name) + "/trace-sigma-hat", 1.0, lam_hat.sum(), 1e-12).design();
-
-    const double med_l = median(rel_lam), max_l = *std::max_element(rel_lam.begin(), rel_lam.end());
-    const double med_k = median(rel_kappa), max_k = *std::max_element(rel_kappa.begin(), rel_kappa.end());
-    ctx.findings.push_back(fmt::format(
-        "{} (N={}, n={} spanned of {} columns): Gaussian closed forms with the data's covariance vs the exact "
-        "finite-sample moments, over the n Σ̂ eigen-directions: λ̂_i relative error median {:.1f}%, max {:.1f}% "
-        "(top direction λ̂_1 = {:.4g} exact vs {:.4g} Gaussian); κ_i relative error median {:.1f}%, max {:.1f}%; "
-        "largest |β̃_i^Gauss − β̃_i| = {:.1f} standard errors of the lag-1 measurement ({} checks gated by skewness)",
-        dc.name, N, n, data.columns(), 100 * med_l, 100 * max_l, lam_hat[0], lam_hat_g[0], 100 * med_k,
-        100 * max_k, worst_bt_gap, gated));
-    ctx.params["data_sets"].push_back({{"name", dc.name}, {"spec", dc.spec}, {"rows", N}, {"n", n},
-                                       {"columns", data.columns()}, {"lambda", to_std(data.lambda())},
-                                       {"lambda_hat", to_std(lam_hat)}, {"kappa", to_std(kappa)},
-                                       {"lambda_hat_gauss", to_std(lam_hat_g)}, {"kappa_gauss", to_std(kappa_g)},
-                                       {"rel_err_lambda_hat_median", med_l}, {"rel_err_lambda_hat_max", max_l},
-                                       {"rel_err_kappa_median", med_k}, {"rel_err_kappa_max", max_k}});
-
-    const std::string csv = fmt::format("data_{}.csv", dc.name);
-    ctx.out.write_csv(csv, tab);
-    Figure fig;
-    fig.name = std::string("transport-") + dc.name;
-    std::string shown = dc.name;  // gnuplot reads '_' as a subscript
-    std::replace(shown.begin(), shown.end(), '_', ' ');
-    fig.title = fmt::format("R1 {}: β − β̃_i = ηλ̂_i per Σ̂ eigen-direction (η = {})", shown, kEta);
-    fig.xlabel = "direction i (Σ̂ eigenvalues descending)";
-    fig.ylabel = "β − β̃_i";
-    fig.logy = true;
-    fig.series.push_back({csv, "direction", "decay_measured", "decay_stderr", "measured (AK buffer)", "errorbars", ""});
-    fig.series.push_back({csv, "direction", "decay_exact", "", "exact finite-sample ηλ̂_i", "lines", ""});
-    fig.series.push_back({csv, "direction", "decay_gauss", "", "Gaussian closed form ηλ̂^G_i", "lines", ""});
-    ctx.out.figure(fig);
-  }
+  // ---- Record: tables, findings, params and figures ----
+  for (std::size_t i = 0; i < cases.size(); ++i) record(ctx, cases[i], gated[i]);
 }
 
 const Registrar registration{{

@@ -86,30 +86,105 @@ double expansion_vs_recursion(Key key, std::uint64_t seed) {
   return (E - M).cwiseAbs().maxCoeff() / M.norm();
 }
 
+/// One simulated (key, spectrum) pair: its step size and the trials' transport diagonals,
+/// full matrices at kFullLags and horizon sums.
+struct Run {
+  Key key;
+  const Setting* s;
+  double eta;
+  McResult res;
+};
+
+/// Tables and figures of one key: the spiked lag curves and the horizon sums against τ_i.
+void record(ExperimentContext& ctx, Key key, const std::vector<Setting>& settings, const std::vector<Run>& runs) {
+  const std::string k = to_string(key);
+  CsvTable lags{{"spectrum", "direction", "lag", "predicted", "measured", "stderr"}, {}};
+  CsvTable hz{{"spectrum", "direction", "lam_key", "tau", "measured_sum", "stderr_sum"}, {}};
+  for (const Run& run : runs) {
+    if (run.key != key) continue;
+    const Setting& s = *run.s;
+    const int n = s.n();
+    const Layout L{n};
+    const Vec mean = run.res.total.mean(), se = run.res.total.stderr_mean();
+    for (int i = 0; i < n; ++i)
+      hz.add({s.name, dir_name(i), s.lam(key, i), theory::horizon(theory::beta_tilde(kBeta, run.eta, s.lam(key, i))),
+              mean[L.horizon(i)], se[L.horizon(i)]});
+    if (s.name == "spiked")
+      for (int i : shown_directions(n)) {
+        const double bt = theory::beta_tilde(kBeta, run.eta, s.lam(key, i));
+        for (int lag = 1; lag <= kLags; ++lag)
+          lags.add({s.name, dir_name(i), lag, std::pow(bt, lag), mean[L.diag(lag, i)], se[L.diag(lag, i)]});
+      }
+  }
+  ctx.out.write_csv("data_lags_" + k + ".csv", lags);
+  ctx.out.write_csv("data_horizon_" + k + ".csv", hz);
+  Figure fig;
+  fig.name = "transport-" + k;
+  fig.title = fmt::format("T3 transport, {} key, spiked: E[u_iᵀP_k u_i] vs β̃_i^k", k);
+  fig.xlabel = "lag k";
+  fig.ylabel = "mean projection on u_i";
+  fig.logy = true;
+  fig.extra = {"set yrange [1e-5:1.5]"};
+  for (int i : shown_directions(settings[0].n())) {
+    fig.measured_vs_predicted({.csv = "data_lags_" + k + ".csv", .x = "lag",
+                               .measured_title = "measured " + dir_name(i),
+                               .predicted_title = "β̃^k " + dir_name(i), .where = "direction=" + dir_name(i)});
+  }
+  ctx.out.figure(fig);
+
+  Figure hf;
+  hf.name = "horizon-" + k;
+  hf.title = fmt::format("T3 horizon, {} key: summed impulse response vs τ_i = 1/(1−β̃_i)", k);
+  hf.xlabel = key == Key::raw ? "λ_i" : "λ̂_i";
+  hf.ylabel = "Σ_k E[u_iᵀP_k u_i]";
+  hf.logx = true;
+  for (const Setting& s : settings) {
+    hf.measured_vs_predicted({.csv = "data_horizon_" + k + ".csv", .x = "lam_key", .measured = "measured_sum",
+                              .se = "stderr_sum", .predicted = "tau", .measured_title = "measured (" + s.name + ")",
+                              .predicted_title = "τ_i (" + s.name + ")", .where = "spectrum=" + s.name});
+  }
+  hf.functions = {fmt::format("{} title 'EMA 1/(1−β)' lc rgb 'gray40' dt 2", 1.0 / (1.0 - kBeta))};
+  ctx.out.figure(hf);
+}
+
 }  // namespace
 
 static void t03_transport(ExperimentContext& ctx) {
+  // ---- Set-up: the two spectra, each key's step size ----
   const long long R = trials(ctx, 6000, 800);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
+  const std::vector<Key> keys{Key::raw, Key::normalized};
   ctx.params = {{"beta", kBeta}, {"steps", kSteps}, {"check_lags", kCheckLags}, {"full_lags", kFullLags},
                 {"trials", R}, {"P0", "identity"}, {"settings", nlohmann::json::array()}};
 
-  for (const Key key : {Key::raw, Key::normalized}) {
+  // ---- Simulate: transport of the identity per (key, spectrum); the expansion on one path ----
+  std::vector<Run> runs;
+  std::vector<double> expansion_rel;
+  for (const Key key : keys) {
     const std::string k = to_string(key);
-    CsvTable lags{{"spectrum", "direction", "lag", "predicted", "measured", "stderr"}, {}};
-    CsvTable hz{{"spectrum", "direction", "lam_key", "tau", "measured_sum", "stderr_sum"}, {}};
     for (const Setting& s : settings) {
-      const int n = s.n();
-      const Layout L{n};
       const double eta = key == Key::raw ? raw_eta(s, 0.4) : kEtaNorm;
-      const auto res = simulate(ctx, s, key, eta, derive_seed(ctx.opts.seed, "T3/" + s.name + k), R);
-      const Vec mean = res.total.mean(), se = res.total.stderr_mean();
+      runs.push_back({key, &s, eta, simulate(ctx, s, key, eta, derive_seed(ctx.opts.seed, "T3/" + s.name + k), R)});
       nlohmann::json sp = setting_params(s);
       sp["key"] = k;
       sp["eta"] = eta;
       ctx.params["settings"].push_back(sp);
+    }
+    expansion_rel.push_back(expansion_vs_recursion(key, derive_seed(ctx.opts.seed, "T3/expansion" + k)));
+  }
 
+  // ---- Check: per key, each spectrum's lags, horizons and off-diagonals, then the expansion ----
+  for (std::size_t kk = 0; kk < keys.size(); ++kk) {
+    const Key key = keys[kk];
+    const std::string k = to_string(key);
+    for (const Run& run : runs) {
+      if (run.key != key) continue;
+      const Setting& s = *run.s;
+      const double eta = run.eta;
+      const int n = s.n();
+      const Layout L{n};
+      const Vec mean = run.res.total.mean(), se = run.res.total.stderr_mean();
       for (int i = 0; i < n; ++i) {
         const double lam = s.lam(key, i);
         const double bt = theory::beta_tilde(kBeta, eta, lam);
@@ -117,21 +192,19 @@ static void t03_transport(ExperimentContext& ctx) {
         // horizon 1/(1−β). Resolution: derivatives of the same closed forms in (η, β, λ).
         for (int lag : kCheckLags) {
           ctx.checks.mc(fmt::format("{}/{}/{}/lag={}", k, s.name, dir_name(i), lag), std::pow(bt, lag),
-                        res.total.estimate(static_cast<Eigen::Index>(L.diag(lag, i))));
+                        run.res.total.estimate(static_cast<Eigen::Index>(L.diag(lag, i))));
           ctx.checks.against(std::pow(kBeta, lag), "EMA");
           annotate_sensitivity(ctx.checks, log_sensitivity(
               [&](double e, double b, double sc) { return std::pow(theory::beta_tilde(b, e, sc * lam), lag); },
               eta, kBeta));
         }
         // Σ_{k=0}^{K} β̃^k differs from τ by the deterministic tail |β̃|^{K+1}/(1−β̃).
-        const double tau = theory::horizon(bt);
-        ctx.checks.mc(fmt::format("{}/{}/{}/horizon", k, s.name, dir_name(i)), tau, mean[L.horizon(i)],
-                      se[L.horizon(i)], 0.0, std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt));
+        ctx.checks.mc(fmt::format("{}/{}/{}/horizon", k, s.name, dir_name(i)), theory::horizon(bt),
+                      mean[L.horizon(i)], se[L.horizon(i)], 0.0, std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt));
         ctx.checks.against(theory::horizon(kBeta), "EMA");
         annotate_sensitivity(ctx.checks, log_sensitivity(
             [&](double e, double b, double sc) { return theory::horizon(theory::beta_tilde(b, e, sc * lam)); },
             eta, kBeta));
-        hz.add({s.name, dir_name(i), s.lam(key, i), tau, mean[L.horizon(i)], se[L.horizon(i)]});
       }
       // Off-diagonal entries: E[P_k] is diagonal in the eigenbasis, so every u_j component
       // (j ≠ i) of the pushed u_iᵀ has mean 0. Summarized by the worst |z| of n(n−1).
@@ -150,47 +223,12 @@ static void t03_transport(ExperimentContext& ctx) {
         ctx.checks.mc_family(fmt::format("{}/{}/offdiag/lag={}", k, s.name, kFullLags[f]), 0.0, wm, wse,
                              static_cast<long long>(n) * (n - 1));
       }
-      if (s.name == "spiked")
-        for (int i : shown_directions(n)) {
-          const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, i));
-          for (int lag = 1; lag <= kLags; ++lag)
-            lags.add({s.name, dir_name(i), lag, std::pow(bt, lag),
-                      mean[L.diag(lag, i)], se[L.diag(lag, i)]});
-        }
     }
-    const double rel = expansion_vs_recursion(key, derive_seed(ctx.opts.seed, "T3/expansion" + k));
-    ctx.checks.exact(k + "/expansion-equals-recursion (max entry diff / ‖M‖)", 0.0, rel, 0.0, 1e-10);
-
-    ctx.out.write_csv("data_lags_" + k + ".csv", lags);
-    ctx.out.write_csv("data_horizon_" + k + ".csv", hz);
-    Figure fig;
-    fig.name = "transport-" + k;
-    fig.title = fmt::format("T3 transport, {} key, spiked: E[u_iᵀP_k u_i] vs β̃_i^k", k);
-    fig.xlabel = "lag k";
-    fig.ylabel = "mean projection on u_i";
-    fig.logy = true;
-    fig.extra = {"set yrange [1e-5:1.5]"};
-    for (int i : shown_directions(settings[0].n())) {
-      fig.measured_vs_predicted({.csv = "data_lags_" + k + ".csv", .x = "lag",
-                                 .measured_title = "measured " + dir_name(i),
-                                 .predicted_title = "β̃^k " + dir_name(i), .where = "direction=" + dir_name(i)});
-    }
-    ctx.out.figure(fig);
-
-    Figure hf;
-    hf.name = "horizon-" + k;
-    hf.title = fmt::format("T3 horizon, {} key: summed impulse response vs τ_i = 1/(1−β̃_i)", k);
-    hf.xlabel = key == Key::raw ? "λ_i" : "λ̂_i";
-    hf.ylabel = "Σ_k E[u_iᵀP_k u_i]";
-    hf.logx = true;
-    for (const Setting& s : settings) {
-      hf.measured_vs_predicted({.csv = "data_horizon_" + k + ".csv", .x = "lam_key", .measured = "measured_sum",
-                                .se = "stderr_sum", .predicted = "tau", .measured_title = "measured (" + s.name + ")",
-                                .predicted_title = "τ_i (" + s.name + ")", .where = "spectrum=" + s.name});
-    }
-    hf.functions = {fmt::format("{} title 'EMA 1/(1−β)' lc rgb 'gray40' dt 2", 1.0 / (1.0 - kBeta))};
-    ctx.out.figure(hf);
+    ctx.checks.exact(k + "/expansion-equals-recursion (max entry diff / ‖M‖)", 0.0, expansion_rel[kk], 0.0, 1e-10);
   }
+
+  // ---- Record: per key, the lag and horizon tables and their figures ----
+  for (const Key key : keys) record(ctx, key, settings, runs);
 }
 
 const Registrar registration{{

@@ -29,24 +29,19 @@
 // e_t, so the β̃^t remainder after the burn-in is predicted, not bounded). Mean-square stability: the normalized factor βI − ηx̂x̂ᵀ has norm max(β,|β−η|) =
 // 0.9 surely; the raw factor's second moments evolve by D + η²λλᵀ (E1's second-moment map, docs/claims.md), whose
 // spectral radius is checked < 1, so no standard error below explodes.
-#include <cmath>
-#include <functional>
-#include <limits>
 #include <string>
 #include <vector>
 
-#include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
-#include "akm/theory/drift.hpp"
 #include "akm/check/one_sided.hpp"
-#include "sensitivity.hpp"
 #include "t06_lag.hpp"
 
 namespace akm::exp {
 
 static void t06_lag(ExperimentContext& ctx) {
   using namespace t06;
+  // ---- Set-up: the two spectra, their six buffers and the raw buffer's stability ----
   const long long R = trials(ctx, 40000, 5000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
@@ -72,185 +67,45 @@ static void t06_lag(ExperimentContext& ctx) {
                              "beta c0/(eta_raw tr Sigma)"},
                 {"settings", nlohmann::json::array()}};
 
-  CsvTable steady{{"spectrum", "drift", "rule", "direction", "curve", "lambda", "lambda_hat",
-                   "contraction", "drift_per_step", "predicted_lag", "steady_lag", "measured_lag",
-                   "stderr_lag", "predicted_per_drift", "measured_per_drift", "stderr_per_drift",
-                   "ceiling", "x_units", "lag_units", "stderr_units"}, {}};
-  CsvTable build{{"spectrum", "drift", "rule", "direction", "curve", "t", "predicted_per_drift",
-                  "measured_per_drift", "stderr_per_drift"}, {}};
-  CsvTable slopes{{"spectrum", "predicted_slope", "steady_slope", "measured_slope", "stderr_slope"}, {}};
-  struct Ceil {
-    std::string name;
-    double bound, measured, se;
-  };
-  std::vector<Ceil> ceilings;  // one-sided Monte-Carlo ceilings, added after every mc check
-  nlohmann::json observations = nlohmann::json::array();
-
+  std::vector<Run> runs;
   for (const Setting& s : settings) {
-    const int n = s.n();
-    const double eta_raw = raw_eta(s, kRawFrac);
-    const auto bufs = make_buffers(s, eta_raw);
-    const auto shown = shown_directions(n);
-    const double trace = s.spectrum.lambda.sum();
-
-    // Precondition: the raw buffer is mean-square stable (its Monte-Carlo means have finite,
-    // shrinking standard errors).
-    const double ms = raw_mean_square_radius(s.spectrum.lambda, kBeta, eta_raw);
-    ctx.checks.at_most(fmt::format("precondition/{}/raw mean-square radius < 1", s.name), 1.0, ms);
-    ctx.checks.design();  // the run's set-up (finite-variance means), not the claim
-
+    Run run;
+    run.s = &s;
+    run.eta_raw = raw_eta(s, kRawFrac);
+    run.bufs = make_buffers(s, run.eta_raw);
+    run.shown = shown_directions(s.n());
+    run.trace = s.spectrum.lambda.sum();
+    run.ms = raw_mean_square_radius(s.spectrum.lambda, kBeta, run.eta_raw);
     nlohmann::json sp = setting_params(s);
-    sp["eta_raw"] = eta_raw;
-    sp["trace_sigma"] = trace;
-    sp["raw_mean_square_radius"] = ms;
+    sp["eta_raw"] = run.eta_raw;
+    sp["trace_sigma"] = run.trace;
+    sp["raw_mean_square_radius"] = run.ms;
     sp["buffers"] = nlohmann::json::array();
-    for (const Buffer& B : bufs)
+    for (const Buffer& B : run.bufs)
       sp["buffers"].push_back({{"drift", drift_name(B.drift)}, {"rule", rule_name(B.rule)},
                                {"eta", B.eta}, {"d", to_std(B.d)}, {"Delta", to_std(B.delta)},
                                {"contraction", to_std(B.b)}, {"ceiling", B.ceiling}});
     ctx.params["settings"].push_back(sp);
-
-    // Build-up run: e_t = e_∞(1 − b^t) at fixed steps, every direction, every buffer.
-    {
-      const Layout L{kBuildup, n, shown.size()};
-      const auto res = simulate(ctx, s, bufs, kBuildup, shown,
-                                derive_seed(ctx.opts.seed, "T6/buildup/" + s.name), R);
-      const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-      for (int b = 0; b < kBuffers; ++b) {
-        const Buffer& B = bufs[b];
-        const std::string tag = fmt::format("{}/{}/{}", drift_name(B.drift), rule_name(B.rule), s.name);
-        for (std::size_t c = 0; c < L.checks(); ++c) {
-          const int t = kBuildup.check_steps[c];
-          double worst = -1, wm = 0, wp = 0, wse = 0;
-          int wi = 0;
-          for (int i = 0; i < n; ++i) {
-            const double p = theory::drift_mean_error(B.b[i], B.delta[i], 0.0, t);
-            const std::size_t o = L.at_step(b, c, i);
-            const double z = std::abs(mean[o] - p) / se[o];
-            if (z > worst) worst = z, wm = mean[o], wp = p, wse = se[o], wi = i;
-          }
-          ctx.checks.mc_family(fmt::format("buildup/{}/t={}", tag, t), wp, wm, wse, n);
-          // The family reports its worst direction; its power is that comparison's.
-          ctx.checks.against(
-              theory::drift_mean_error(alternative_contraction(s, B, wi), B.delta[wi], 0.0, t),
-              alternative_label(B));
-          annotate(ctx.checks, s, B, wi,
-                   [&](double bb) { return theory::drift_mean_error(bb, B.delta[wi], 0.0, t); });
-        }
-        for (std::size_t d = 0; d < shown.size(); ++d) {
-          const int i = shown[d];
-          for (int j = 0; j < kBuildup.traj_points(); ++j) {
-            const int t = (j + 1) * kBuildup.traj_every;
-            const double p = theory::drift_mean_error(B.b[i], B.delta[i], 0.0, t);
-            const std::size_t o = L.traj(b, d, j);
-            build.add({s.name, drift_name(B.drift), rule_name(B.rule), dir_name(i),
-                       fmt::format("{}/{}", tag, dir_name(i)), t, -p / B.delta[i],
-                       -mean[o] / B.delta[i], se[o] / B.delta[i]});
-          }
-        }
-      }
-    }
-
-    // Steady run: the window mean of e_t per direction, equality [prop:nc1].
-    const Layout L{kSteady, n, shown.size()};
-    const auto res = simulate(ctx, s, bufs, kSteady, {}, derive_seed(ctx.opts.seed, "T6/steady/" + s.name), R);
-    const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-    const int t1 = kSteady.burn + 1, t2 = kSteady.steps;
-    for (int b = 0; b < kBuffers; ++b) {
-      const Buffer& B = bufs[b];
-      const std::string tag = fmt::format("{}/{}/{}", drift_name(B.drift), rule_name(B.rule), s.name);
-      for (int i = 0; i < n; ++i) {
-        const std::size_t o = L.window(b, i);
-        const double p = theory::drift_window_mean(B.b[i], B.delta[i], 0.0, t1, t2);
-        ctx.checks.mc(fmt::format("steady/{}/{}", tag, dir_name(i)), p, res.total.estimate(static_cast<Eigen::Index>(o)));
-        ctx.checks.against(theory::drift_window_mean(alternative_contraction(s, B, i), B.delta[i], 0.0, t1, t2),
-                           alternative_label(B));
-        annotate(ctx.checks, s, B, i,
-                 [&](double bb) { return theory::drift_window_mean(bb, B.delta[i], 0.0, t1, t2); });
-        const double steady_lag = B.delta[i] * theory::lag_per_unit_drift(B.b[i]);
-        // Units c_0/η (normalized, EMA) or c_0/(η trΣ) (raw): the ceiling is β in both.
-        const double unit = B.rule == kAkRaw ? kC0 / (eta_raw * trace) : kC0 / kEtaNorm;
-        const double xu = B.rule == kAkRaw ? eta_raw * s.spectrum.lambda[i]
-                                           : kEtaNorm * s.moments.lambda_hat[i];
-        steady.add({s.name, drift_name(B.drift), rule_name(B.rule), dir_name(i), tag,
-                    s.spectrum.lambda[i], s.moments.lambda_hat[i], B.b[i], B.delta[i], -p, steady_lag,
-                    -mean[o], se[o], -p / B.delta[i], -mean[o] / B.delta[i], se[o] / B.delta[i],
-                    B.ceiling, xu, -mean[o] / unit, se[o] / unit});
-        if (B.drift == kDensity && B.rule != kEma) {
-          // cor:nc2: the steady lag β̃_iΔ_i/(1−β̃_i) is under the ceiling on every direction
-          // (deterministic), and so is the measured one (one-sided, added last).
-          const char* kind = B.rule == kAkRaw ? "ceiling-raw-analog" : "ceiling";
-          ctx.checks.at_most(fmt::format("{}/predicted/{}/{}", kind, tag, dir_name(i)), B.ceiling,
-                             steady_lag);
-          ceilings.push_back({fmt::format("{}/measured/{}/{}", kind, tag, dir_name(i)), B.ceiling,
-                              -mean[o], se[o]});
-        }
-      }
-    }
-
-    // prop:nc1 comparison at equal drift: AK's steady lag is below EMA's on every direction.
-    for (int r : {kAkRaw, kAkNorm}) {
-      const Buffer& B = bufs[kUniform * kRules + r];
-      const double ema = theory::lag_per_unit_drift(kBeta);
-      double worst = 0;
-      for (int i = 0; i < n; ++i) worst = std::max(worst, theory::lag_per_unit_drift(B.b[i]) / ema);
-      ctx.checks.at_most(fmt::format("nc1/{}/{}: max_i lag_AK/lag_EMA at equal drift", rule_name(r), s.name),
-                         1.0, worst);
-    }
-
-    // cor:nc2, EMA side: the lag grows linearly in λ̂ with slope βc_0/(1−β). The per-trial
-    // least-squares slope has the exact mean Σλ̂_i E[L_i]/Σλ̂_i² (window means, e_0 = 0).
-    {
-      const int b = kDensity * kRules + kEma;
-      const Buffer& B = bufs[b];
-      const Vec& lh = s.moments.lambda_hat;
-      double num = 0;
-      for (int i = 0; i < n; ++i) num += lh[i] * -theory::drift_window_mean(B.b[i], B.delta[i], 0.0, t1, t2);
-      const double pred = num / lh.squaredNorm();
-      const double steady_slope = kBeta * kC0 / (1 - kBeta);
-      ctx.checks.mc(fmt::format("ema-linear/{}/slope of lag vs λ̂", s.name), pred, mean[L.slope(b)],
-                    se[L.slope(b)]);
-      // Alternative: the same slope statistic were the buffer to contract like normalized AK
-      // (β − ηλ̂_i), whose lag is capped [cor:nc2] instead of linear in λ̂.
-      auto slope_of = [&](const std::function<double(int)>& contraction) {
-        double acc = 0;
-        for (int i = 0; i < n; ++i)
-          acc += lh[i] * -theory::drift_window_mean(contraction(i), B.delta[i], 0.0, t1, t2);
-        return acc / lh.squaredNorm();
-      };
-      ctx.checks.against(slope_of([&](int i) { return alternative_contraction(s, B, i); }),
-                         "AK-normalized contraction");
-      {
-        const double h = 1e-4;  // ∂/∂ln β by central differences of the same sum (sensitivity.hpp)
-        const double up = slope_of([&](int) { return kBeta * std::exp(h); });
-        const double dn = slope_of([&](int) { return kBeta * std::exp(-h); });
-        const double none = std::numeric_limits<double>::quiet_NaN();
-        ctx.checks.sensitivity(none, (up - dn) / (2 * h), none);
-      }
-      // The window sits β^{t1} from the start: the exact window slope is within that of βc_0/(1−β).
-      // Two closed forms compared: this tests the schedule (burn-in long enough), not the claim.
-      ctx.checks.exact(fmt::format("ema-linear/{}/window slope = βc0/(1−β) up to the β^t1 tail", s.name),
-                       steady_slope, pred, 0.0, steady_slope * std::pow(kBeta, t1));
-      ctx.checks.design();
-      slopes.add({s.name, pred, steady_slope, mean[L.slope(b)], se[L.slope(b)]});
-      int above = 0;
-      for (int i = 0; i < n; ++i) above += B.delta[i] * theory::lag_per_unit_drift(kBeta) > kBeta * kC0 / kEtaNorm;
-      observations.push_back(fmt::format(
-          "{}: under density drift EMA's steady lag exceeds the AK ceiling beta c0/eta = {:.3g} on {} of {} "
-          "directions (those with eta lambda_hat_i > 1 - beta)",
-          s.name, kBeta * kC0 / kEtaNorm, above, n));
-    }
+    runs.push_back(std::move(run));
   }
 
+  // ---- Simulate: per spectrum the build-up run (e_t from the start) and the steady run ----
+  for (Run& run : runs) {
+    const Setting& s = *run.s;
+    run.buildup = simulate(ctx, s, run.bufs, kBuildup, run.shown, derive_seed(ctx.opts.seed, "T6/buildup/" + s.name), R);
+    run.steady = simulate(ctx, s, run.bufs, kSteady, {}, derive_seed(ctx.opts.seed, "T6/steady/" + s.name), R);
+  }
+
+  // ---- Check: every spectrum's equalities and bounds (checks.cpp), then the one-sided ceilings ----
+  std::vector<Ceil> ceilings;
+  for (const Run& run : runs) check_run(ctx, run, ceilings);
   // One-sided ceilings last, so z counts every two-sided Monte-Carlo comparison of the run.
   const double z = one_sided_z(ctx.checks, static_cast<long long>(ceilings.size()));
   for (const Ceil& c : ceilings) mc_at_most(ctx.checks, c.name, c.bound, c.measured, c.se, z);
-  ctx.params["one_sided_z"] = z;
-  ctx.params["observations"] = observations;
 
-  ctx.out.write_csv("data_steady.csv", steady);
-  ctx.out.write_csv("data_buildup.csv", build);
-  ctx.out.write_csv("data_slope.csv", slopes);
+  // ---- Record: the tables and observations (tables.cpp), the figures ----
+  ctx.params["one_sided_z"] = z;
+  write_tables(ctx, runs);
   figures(ctx, settings);
 }
 

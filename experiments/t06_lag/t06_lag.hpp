@@ -100,6 +100,33 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
 /// kept so T6's results stay byte-identical until the next results regeneration.
 double raw_mean_square_radius(const Vec& lam, double beta, double eta);
 
+/// One spectrum: its six buffers and both runs' trials.
+struct Run {
+  const Setting* s;
+  double eta_raw = 0, trace = 0;
+  double ms = 0;  ///< the raw buffer's mean-square radius (precondition < 1)
+  std::vector<Buffer> bufs;
+  std::vector<int> shown;
+  McResult buildup, steady;
+};
+
+/// A one-sided Monte-Carlo ceiling (cor:nc2, measured), checked after every two-sided one.
+struct Ceil {
+  std::string name;
+  double bound, measured, se;
+};
+
+/// The checks of one spectrum (checks.cpp), in the run's order: the precondition, e_t of the
+/// build-up run, the steady window means with the predicted ceilings (the measured ones are
+/// appended to `ceilings`), prop:nc1's comparison and EMA's linear slope.
+void check_run(ExperimentContext& ctx, const Run& run, std::vector<Ceil>& ceilings);
+
+/// data_steady.csv, data_buildup.csv, data_slope.csv and the density-drift observations (tables.cpp).
+void write_tables(ExperimentContext& ctx, const std::vector<Run>& runs);
+
+/// EMA's exact per-trial slope statistic Σλ̂_i E[L_i]/Σλ̂_i² with contraction(i) on every direction.
+double ema_slope(const Run& run, const Buffer& B, const std::function<double(int)>& contraction);
+
 /// The four figures (figures.cpp).
 void figures(ExperimentContext& ctx, const std::vector<Setting>& settings);
 

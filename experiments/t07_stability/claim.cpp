@@ -41,18 +41,16 @@
 
 #include <fmt/format.h>
 
-#include "sensitivity.hpp"
 #include "t07_stability.hpp"
 
 namespace akm::exp {
 
 static void t07_stability(ExperimentContext& ctx) {
   using namespace t07;
+  // ---- Set-up: the spectrum and the scale thresholds ----
   const long long R = trials(ctx, 1500, 200);
   const long long moment_samples = ctx.opts.quick ? 200000 : 1000000;
   const Spectrum spec = parse_spectrum(kSpiked);
-  const int n = spec.n();
-  const Layout L{n};
   // η_raw·λ_max = kRawFrac at s = 1 for every law, so the thresholds in s are shared.
   const double s_mean = std::sqrt(kBeta / kRawFrac), s_div = std::sqrt((1.0 + kBeta) / kRawFrac);
   ctx.params = {{"beta", kBeta}, {"eta_normalized", kEtaNorm}, {"raw_eta_times_lambda_max", kRawFrac},
@@ -63,6 +61,41 @@ static void t07_stability(ExperimentContext& ctx) {
                 {"threshold_mean_contraction_s", s_mean}, {"threshold_divergence_s", s_div},
                 {"laws", nlohmann::json::array()}};
 
+  // ---- Simulate: per law its moments, identities and log-det terms, then every (arm, scale) ----
+  std::vector<LawRun> laws;
+  for (const std::string& spec_str : kLaws) {
+    LawRun lr(KeySampler(parse_key_law(spec_str), spec.lambda, derive_seed(ctx.opts.seed, "T7/bases")));
+    const KeySampler& law = lr.law;
+    const std::string ln = lr.ln = law_name(law);
+    // Normalized-key moments: a large Monte Carlo for every law (the checks of
+    // [prop:bounded-sigma-hat]); predictions use the exact moments where they exist.
+    lr.mc = key_moments_mc(law, moment_samples, derive_seed(ctx.opts.seed, "T7/moments/" + ln), ctx.opts.threads, true);
+    lr.pred = law.law().kind == "student" ? lr.mc : exact_key_moments(law, true);
+    lr.worst_opnorm = worst_opnorm_identity(law, derive_seed(ctx.opts.seed, "T7/svd/" + ln));
+    lr.worst_scale = worst_scale_dependence(law, derive_seed(ctx.opts.seed, "T7/scalefree/" + ln));
+    lr.cov = law.covariance().diagonal();
+    lr.eta_raw = kRawFrac / lr.cov.maxCoeff();
+    for (double s : scales(false)) lr.c.push_back(lr.eta_raw * s * s);
+    lr.logdet = mean_log_det_factor(law, lr.c, derive_seed(ctx.opts.seed, "T7/logdet/" + ln));
+    std::vector<Arm> arms;
+    for (double e : kEtaNorm) arms.push_back({Key::normalized, e});
+    arms.push_back({Key::raw, lr.eta_raw});
+    for (const Arm& arm : arms) {
+      const auto sc = scales(arm.key != Key::raw);
+      for (std::size_t si = 0; si < sc.size(); ++si) {
+        const std::string tag = fmt::format("{}/{}/s={:g}", ln, arm.name(), sc[si]);
+        lr.runs.push_back({arm, si, sc[si], tag, simulate(ctx, law, arm, sc[si], derive_seed(ctx.opts.seed, "T7/" + tag), R)});
+      }
+    }
+    laws.push_back(std::move(lr));
+  }
+  const std::vector<Width> widths = measure_width(ctx, trials(ctx, 4000, 1000));
+
+  // ---- Check: every law (checks.cpp), then the width moments ----
+  for (const LawRun& lr : laws) check_law(ctx, lr, R);
+  check_width(ctx, widths);
+
+  // ---- Record: each law's params, finding and rows (tables.cpp); the tables; the figures ----
   // mean_transport_log10: log10‖E[M_T]‖ = T·log10 max_i|β − ηλ_is²| (raw), the norm of the
   // mean, which bounds E‖M_T‖ from below (Jensen) but not the typical log‖M_T‖.
   CsvTable scale_t{{"law", "arm", "series", "scale", "log10_norm", "stderr_log10_norm", "det_bound_log10",
@@ -71,133 +104,8 @@ static void t07_stability(ExperimentContext& ctx) {
   // the spread over trials.
   CsvTable contr{{"key", "law", "arm", "direction", "lam_key", "scale", "lag", "predicted", "predicted_se",
                   "measured", "stderr", "stderr_sample"}, {}};
-
-  for (const std::string& spec_str : kLaws) {
-    const KeySampler law(parse_key_law(spec_str), spec.lambda, derive_seed(ctx.opts.seed, "T7/bases"));
-    const std::string ln = law_name(law);
-    // Normalized-key moments: a large Monte Carlo for every law (the checks of
-    // [prop:bounded-sigma-hat]); predictions use the exact moments where they exist.
-    const KeyLawMoments mc = key_moments_mc(law, moment_samples, derive_seed(ctx.opts.seed, "T7/moments/" + ln),
-                                            ctx.opts.threads, true);
-    check_sigma_hat(ctx, ln, law, mc);
-    const KeyLawMoments pred = law.law().kind == "student" ? mc : exact_key_moments(law, true);
-    ctx.checks.exact(ln + "/‖βI − ηx̂x̂ᵀ‖_op = max(β,|β−η|) (worst of 100, relative)", 0.0,
-                     worst_opnorm_identity(law, derive_seed(ctx.opts.seed, "T7/svd/" + ln)), 0.0, 1e-10);
-    ctx.checks.exact(ln + "/x̂(s·x) = x̂(x) for s in 1e-3..1e3 (worst entry)", 0.0,
-                     worst_scale_dependence(law, derive_seed(ctx.opts.seed, "T7/scalefree/" + ln)), 0.0, 1e-14);
-    ctx.checks.design();  // x̂ is scale-free by construction
-
-    const Vec cov = law.covariance().diagonal();  // every T7 law is diagonal in the eigenbasis
-    const double eta_raw = kRawFrac / cov.maxCoeff();
-    std::vector<double> c;  // η_raw s² for L(s)
-    for (double s : scales(false)) c.push_back(eta_raw * s * s);
-    const auto logdet = mean_log_det_factor(law, c, derive_seed(ctx.opts.seed, "T7/logdet/" + ln));
-    ctx.params["laws"].push_back({{"spec", law.law().spec}, {"name", ln}, {"covariance_diagonal", to_std(cov)},
-                                  {"lambda_hat", to_std(pred.lambda_hat())},
-                                  {"lambda_hat_se", to_std(pred.lambda_hat_se())},
-                                  {"lambda_hat_method", pred.method}, {"eta_raw", eta_raw},
-                                  {"Q_fourth_moments_rows", [&] {
-                                     nlohmann::json j = nlohmann::json::array();
-                                     for (int r = 0; r < n; ++r) j.push_back(to_std(pred.fourth.row(r).transpose()));
-                                     return j;
-                                   }()},
-                                  {"E_log_abs_beta_minus_eta_s2_normsq", [&] {
-                                     nlohmann::json j = nlohmann::json::array();
-                                     for (const auto& [m, se] : logdet) j.push_back({{"mean", m}, {"se", se}});
-                                     return j;
-                                   }()}});
-
-    // Smallest scale whose lower bound L(s) exceeds log‖M_0‖ = 0: growth proven from there on.
-    double proven = std::nan("");
-    for (std::size_t si = 0; si < c.size() && std::isnan(proven); ++si)
-      if ((n - 1) * std::log(kBeta) + logdet[si].first > 0) proven = scales(false)[si];
-    ctx.params["laws"].back()["raw_growth_proven_from_scale"] = proven;
-    ctx.findings.push_back(
-        std::isnan(proven)
-            ? fmt::format("{} keys, raw buffer: the pathwise lower bound L(s) stays ≤ 0 at every scale up to 1e3", ln)
-            : fmt::format("{} keys, raw buffer: the pathwise lower bound L(s) > 0 from s = {:g} (ηλ_max s² = {:.3g}; "
-                          "divergence of the mean at ηλ_max s² > 1+β = {:g}): the trial-mean log‖M_T‖ provably grows "
-                          "there, by at least L(s) = {:.3g} at s = 1e3",
-                          ln, proven, kRawFrac * proven * proven, 1 + kBeta,
-                          kSteps / static_cast<double>(n) * ((n - 1) * std::log(kBeta) + logdet.back().first)));
-
-    std::vector<Arm> arms;
-    for (double e : kEtaNorm) arms.push_back({Key::normalized, e});
-    arms.push_back({Key::raw, eta_raw});
-    for (const Arm& arm : arms) {
-      const bool raw = arm.key == Key::raw;
-      const auto sc = scales(!raw);
-      for (std::size_t si = 0; si < sc.size(); ++si) {
-        const double s = sc[si];
-        const std::string tag = fmt::format("{}/{}/s={:g}", ln, arm.name(), s);
-        const McResult res = simulate(ctx, law, arm, s, derive_seed(ctx.opts.seed, "T7/" + tag), R);
-        const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-        // Per-direction mean factor: β − ηλ̂_i (normalized) or β − ηλ_i s² (raw).
-        Vec bt(n), bt_se(n), lam_key(n);
-        for (int i = 0; i < n; ++i) {
-          lam_key[i] = raw ? cov[i] * s * s : pred.lambda_hat()[i];
-          bt[i] = theory::beta_tilde(kBeta, arm.eta, lam_key[i]);
-          bt_se[i] = raw ? 0.0 : arm.eta * pred.lambda_hat_se()[i];
-        }
-        const bool mean_contracting = raw && arm.eta * cov.maxCoeff() * s * s <= kBeta;
-        for (std::size_t l = 0; l < kLags.size(); ++l) {
-          const int k = kLags[l];
-          Vec p(n), pse(n);
-          std::vector<MeanEstimate> est;
-          const Vec e_exact = raw ? Vec() : exact_transport_se(pred, arm.eta, k, R);
-          for (int i = 0; i < n; ++i) {
-            p[i] = std::pow(bt[i], k);
-            pse[i] = k * std::pow(std::abs(bt[i]), k - 1) * bt_se[i];  // delta method
-            // Raw: the sample error (studentized). Normalized: the exact error, with the
-            // sample skewness of the mean (standardized) — the header's reasons.
-            MeanEstimate e = res.total.estimate(static_cast<Eigen::Index>(L.diag(l, i)));
-            if (!raw) e.se = e_exact[i], e.se_exact = true;
-            est.push_back(e);
-            contr.add({fmt::format("{}|{}|{}|lag={}", ln, arm.name(), dir_name(i), k), ln, arm.name(), dir_name(i),
-                       lam_key[i], s, k, p[i], pse[i], e.mean, e.se, se[L.diag(l, i)]});
-          }
-          // Raw: lag 1 at every scale (the one-step mean factor), longer lags only where the
-          // mean contracts; never for an infinite-fourth-moment law (see the header).
-          const bool check = !raw || (law.finite_fourth_moment() && (k == 1 || mean_contracting));
-          if (check) {
-            const Eigen::Index w = family(ctx, fmt::format("{}/lag={}/E[u_iᵀP_ku_i] = β̃_i^k", tag, k), p, pse, est);
-            // The EMA buffer's transport is β^k I whatever the keys [eq:ema-update].
-            ctx.checks.against(std::pow(kBeta, k), "EMA");
-            sensitivity(ctx.checks,
-                        [&](double e, double b, double m) { return std::pow(theory::beta_tilde(b, e, m * lam_key[w]), k); },
-                        arm.eta, kBeta);
-          } else {
-            ctx.gate(fmt::format("{}/lag={}/E[u_iᵀP_ku_i] = β̃_i^k", tag, k),
-                     !law.finite_fourth_moment()
-                         ? "raw key with E x⁴ = ∞ (Student-t ν = 3): the Monte-Carlo mean of P_ii has no standard error"
-                         : "raw key at a scale where the mean does not contract (ηλ_max s² > β): lags > 1 are checked only "
-                           "where it does, their sample error is not a usable standard error beyond");
-          }
-        }
-        const double q = std::max(kBeta, std::abs(kBeta - arm.eta));
-        double L_pred = 0.0, L_se = 0.0;
-        if (raw) {
-          L_pred = kSteps / static_cast<double>(n) * ((n - 1) * std::log(kBeta) + logdet[si].first);
-          L_se = kSteps / static_cast<double>(n) * logdet[si].second;
-          ctx.checks.at_most(tag + "/fraction of paths with log‖P_T‖ < (1/n)log|det P_T|", 0.0,
-                             mean[L.violation()]);
-          ctx.checks.mc(tag + "/mean (1/n)log|det P_T| = L(s)", L_pred,
-                        res.total.estimate(static_cast<Eigen::Index>(L.det_bound())), L_se, rounding(L_pred));
-          ctx.checks.against(kSteps * std::log(kBeta), "EMA");  // P_T = β^T I: (1/n)log|det| = T log β
-        } else {
-          ctx.checks.at_most(fmt::format("{}/fraction of paths with ‖P_T‖ > max(β,|β−η|)^T = {:.3g}", tag, std::pow(q, kSteps)),
-                             0.0, mean[L.violation()]);
-        }
-        const double ln10 = std::log(10.0);
-        const double mean_factor = bt.cwiseAbs().maxCoeff();
-        scale_t.add({ln, arm.name(), ln + " " + arm.name(), s, mean[L.log_norm()] / ln10, se[L.log_norm()] / ln10,
-                     raw ? mean[L.det_bound()] / ln10 : std::nan(""), raw ? L_pred / ln10 : std::nan(""),
-                     raw ? std::nan("") : kSteps * std::log(q) / ln10,
-                     raw ? kSteps * std::log10(mean_factor) : std::nan("")});
-      }
-    }
-  }
-  width_table(ctx, trials(ctx, 4000, 1000));
+  for (const LawRun& lr : laws) record_law(ctx, lr, R, scale_t, contr);
+  write_width(ctx, widths);
   ctx.out.write_csv("data_scale.csv", scale_t);
   ctx.out.write_csv("data_contraction.csv", contr);
   figures(ctx, contr, spec, s_mean, s_div);

@@ -84,7 +84,54 @@ double worst_opnorm_identity(const KeySampler& law, std::uint64_t seed);
 double worst_scale_dependence(const KeySampler& law, std::uint64_t seed);
 // [rem:mup-normalization] ‖xxᵀ‖_op = ‖x‖² grows like tr Σ = n for per-coordinate Θ(1) keys,
 // while ‖x̂x̂ᵀ‖_op = 1 at every width: the raw per-sample stable η shrinks like 1/n.
-void width_table(ExperimentContext& ctx, long long R);
+struct Width {
+  int n;
+  double mean_norm_sq, se;
+};
+std::vector<Width> measure_width(ExperimentContext& ctx, long long R);
+void check_width(ExperimentContext& ctx, const std::vector<Width>& widths);
+void write_width(ExperimentContext& ctx, const std::vector<Width>& widths);
+
+/// One (arm, scale) of a law: the trials of its product P_T.
+struct ScaleRun {
+  Arm arm;
+  std::size_t si;  ///< index into scales(!raw)
+  double s;
+  std::string tag;
+  McResult res;
+};
+
+/// One key law: its normalized-key moments (Monte-Carlo for every law; `pred` exact where
+/// they exist), the identities measured on it, the raw step, L(s)'s log-det terms, every run.
+struct LawRun {
+  explicit LawRun(KeySampler k) : law(std::move(k)) {}
+  KeySampler law;
+  std::string ln;
+  KeyLawMoments mc, pred;
+  double worst_opnorm = 0, worst_scale = 0;
+  Vec cov;  ///< every T7 law is diagonal in the eigenbasis
+  double eta_raw = 0;
+  std::vector<double> c;  ///< η_raw s² for L(s)
+  std::vector<std::pair<double, double>> logdet;
+  std::vector<ScaleRun> runs;
+  double L_pred(std::size_t si) const;  ///< L(s) at raw scale si (T/n · ((n−1)log β + E log|…|))
+  double L_se(std::size_t si) const;
+};
+
+/// One lag of one run: the predictions β̃_i^k with their delta-method errors, the estimates
+/// (normalized: with the exact error, see the header of claim.cpp) and the eigenvalue used.
+struct LagView {
+  Vec lam_key, bt, p, pse;
+  std::vector<MeanEstimate> est;
+};
+LagView lag_view(const LawRun& lr, const ScaleRun& run, std::size_t l, long long R);
+
+/// Every check of one law (checks.cpp): Σ̂'s bounds, the identities, then per (arm, scale)
+/// the transport at each lag and the pathwise bounds.
+void check_law(ExperimentContext& ctx, const LawRun& lr, long long R);
+
+/// One law's params entry, finding and rows of data_scale.csv / data_contraction.csv (tables.cpp).
+void record_law(ExperimentContext& ctx, const LawRun& lr, long long R, CsvTable& scale_t, CsvTable& contr);
 
 /// The figures (figures.cpp).
 void figures(ExperimentContext& ctx, const CsvTable& contr, const Spectrum& spec, double s_mean, double s_div);

@@ -45,6 +45,8 @@ namespace akm::exp {
 
 static void t11_first_order(ExperimentContext& ctx) {
   using namespace t11;
+  // ---- Set-up: the data set, θ, Ḡ and H; the fitted directions and the first-order step α,
+  // all decided from exact quantities before anything is measured ----
   const Setting s = make_setting("spiked", kSpiked, ctx.opts.seed);
   const int n = s.n();
   Stream draw(derive_seed(ctx.opts.seed, "T11/vectors"), 0, Purpose::init);
@@ -55,9 +57,6 @@ static void t11_first_order(ExperimentContext& ctx) {
   const Vec G = lg::gradient(data, theta);
   const Mat H = lg::hessian(data, theta);
   const double g2 = G.squaredNorm(), gn = std::sqrt(g2);
-  nlohmann::json findings = nlohmann::json::array();
-
-  // ---------------------------------------------------------------- 1. Taylor residual slope
   // M = Ḡ is fitted like the random directions only where its window is wide enough: on
   // some data sets T3 along Ḡ is so close to 0 that rounding meets the quartic term (seed 84
   // of the false-alarm audit); its curve is still drawn and a fifth random M is fitted.
@@ -77,65 +76,7 @@ static void t11_first_order(ExperimentContext& ctx) {
         ++rejected;
     }
   }
-  CsvTable slopes{{"M", "T3", "mean_d4", "alpha_min", "alpha_max", "slope", "stderr", "bias_bound"}, {}};
-  CsvTable curve{{"M", "alpha", "abs_residual", "cubic_term", "rounding_bound", "naive_abs_residual",
-                  "naive_rounding_bound", "in_window"}, {}};
-  nlohmann::json slope_params = nlohmann::json::array();
   const double L0 = lg::loss(data, theta);
-  for (const auto& [name, M] : dirs) {
-    const Window w = window_for(data, theta, M);
-    const double MG = M.dot(G), MHM = M.dot(H * M);
-    // The whole curve, beyond the window on both sides, for the figure.
-    for (int j = 0; j <= 80; ++j) {
-      const double a = std::pow(10.0, -8.0 + 8.0 * j / 80.0);
-      const double r = lg::taylor_residual(data, theta, M, a);
-      const double naive = lg::loss(data, theta - a * M) - (L0 - a * MG + 0.5 * a * a * MHM);
-      curve.add({name, a, std::abs(r), std::abs(w.t3) * a * a * a / 6,
-                 lg::taylor_residual_rounding(data, theta, M, a), std::abs(naive),
-                 lg::naive_difference_rounding(data, theta, M, a),
-                 a >= w.alpha_min && a <= w.alpha_max});
-    }
-    if (name == "G" && !g_fitted) continue;
-    if (std::log10(w.alpha_max / w.alpha_min) < kMinDecades)
-      throw std::runtime_error(fmt::format("T11: the exact window of M = {} spans < {} decades", name, kMinDecades));
-    const SlopeFit f = fit_slope(data, theta, M, w);
-    ctx.checks.mc("taylor/" + name + "/log-log slope of the residual = 3", 3.0, f.slope, f.se, 0.0, f.bias_bound);
-    // The alternative: a wrong first- or second-order term [eq:taylor] leaves an O(α²)
-    // residual, slope 2.
-    ctx.checks.against(2.0, "second-order residual (slope 2)");
-    ctx.checks.at_most("taylor/" + name + "/|slope - 3| <= derived bound (higher order + rounding)",
-                       f.bias_bound, std::abs(f.slope - 3.0));
-    ctx.checks.at_most("taylor/" + name + "/|r/(-alpha^3 T3/6) - 1| <= q + e at alpha_min", f.coef_bound,
-                       f.coef_ratio_dev);
-    slopes.add({name, w.t3, w.m4, w.alpha_min, w.alpha_max, f.slope, f.se, f.bias_bound});
-    slope_params.push_back({{"M", name}, {"M_vector", to_std(M)}, {"T3", w.t3}, {"mean_d4", w.m4},
-                            {"alpha_min", w.alpha_min}, {"alpha_max", w.alpha_max}, {"slope", f.slope},
-                            {"stderr", f.se}, {"bias_bound", f.bias_bound}});
-  }
-  ctx.out.write_csv("data_slopes.csv", slopes);
-  ctx.out.write_csv("data_residual.csv", curve);
-  {
-    Figure f;
-    f.name = "taylor-residual";
-    f.title = "T11 Taylor residual |L(θ−αM) − [L − α⟨M,Ḡ⟩ + α^2/2 M^THM]| (logistic loss, exact data set; dashed: fit window)";
-    f.xlabel = "α";
-    f.ylabel = "|residual|";
-    f.logx = f.logy = true;
-    f.series = {
-        {"data_residual.csv", "alpha", "cubic_term", "", "slope 3: |D^3L[M,M,M]| α^3/6", "lines", "M=G"},
-        {"data_residual.csv", "alpha", "naive_abs_residual", "", "M ∝ Ḡ, plain difference of losses", "points", "M=G"},
-        {"data_residual.csv", "alpha", "abs_residual", "", "M ∝ Ḡ (stable per-sample form)", "points", "M=G"},
-        {"data_residual.csv", "alpha", "rounding_bound", "", "rounding bound (stable form)", "lines", "M=G"},
-        {"data_residual.csv", "alpha", "naive_rounding_bound", "", "rounding bound (plain difference)", "lines", "M=G"},
-        {"data_residual.csv", "alpha", "abs_residual", "", "random M (R1)", "points", "M=R1"},
-    };
-    f.extra = {fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'", w_star.alpha_min),
-               fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'", w_star.alpha_max),
-               "set format y '10^{%T}'", "set format x '10^{%T}'", "set yrange [1e-24:*]"};
-    ctx.out.figure(f);
-  }
-
-  // ---------------------------------------------------------------- 2. first-order optimality
   const long long n_gauss = trials(ctx, 20000, 2000), n_near = trials(ctx, 2000, 400);
   const Vec dstar = data.X * G;
   const double md2 = dstar.squaredNorm() / static_cast<double>(kDataSize);
@@ -144,10 +85,28 @@ static void t11_first_order(ExperimentContext& ctx) {
   const double alpha = std::sqrt(w_star.alpha_min * w_star.alpha_max);  // inside the Taylor window of M* = Ḡ
   const double dec_star = -lg::loss_change(data, theta, G, alpha);
   const double guarantee_gap = alpha * md2 / 8;  // ‖Ḡ‖² − ⟨M,Ḡ⟩ ≥ this ⇒ dec(M) ≤ dec(M*)
-  ctx.checks.exact("first-order/cos(M*, G) = 1 for M* = G", 1.0, G.dot(G) / (G.norm() * G.norm()), 1e-14);
 
-  CsvTable dist{{"family", "tau", "first_order_ratio", "one_minus_ratio", "decrease_ratio",
-                 "abs_decrease_gap_scaled", "beats_G", "guaranteed"}, {}};
+  // ---- Simulate: 1. the slope fit of the Taylor residual per direction; 2. the actual loss
+  // decrease of random M against M* = Ḡ ----
+  std::vector<Window> windows;
+  std::vector<SlopeFit> fits;  // per direction; the unfitted M = Ḡ keeps a default entry
+  for (const auto& [name, M] : dirs) {
+    windows.push_back(window_for(data, theta, M));
+    const Window& w = windows.back();
+    if (name == "G" && !g_fitted) {
+      fits.emplace_back();
+      continue;
+    }
+    if (std::log10(w.alpha_max / w.alpha_min) < kMinDecades)
+      throw std::runtime_error(fmt::format("T11: the exact window of M = {} spans < {} decades", name, kMinDecades));
+    fits.push_back(fit_slope(data, theta, M, w));
+  }
+  struct Sampled {
+    bool near;
+    double tau, mg, dec;
+    bool safe;  ///< outside the margin: M* = Ḡ guaranteed to decrease more
+  };
+  std::vector<Sampled> sampled;
   double max_cos_gauss = -2, max_cos_near = -2, worst_guaranteed = -1e300, worst_taylor = 0;
   long long beat = 0, guaranteed = 0, not_guaranteed = 0;
   double max_excess = 0;
@@ -182,10 +141,25 @@ static void t11_first_order(ExperimentContext& ctx) {
                            64 * kUnit * alpha * alpha * (std::abs(M.dot(H * M)) + GHG);
       worst_taylor = std::max(worst_taylor, std::abs((dec - dec_star) - t2) / bound);
     }
-    dist.add({near ? "near-aligned" : "gaussian", tau, mg / g2, 1 - mg / g2, dec / dec_star,
-              std::abs(dec_star - dec) / (alpha * g2), dec > dec_star,
-              safe});
+    sampled.push_back({near, tau, mg, dec, safe});
   }
+
+  // ---- Check: 1. the residual slope is 3; 2. Cauchy–Schwarz, the guaranteed decrease and the
+  // second-order Taylor difference inside the margin ----
+  for (std::size_t k = 0; k < dirs.size(); ++k) {
+    const std::string& name = dirs[k].first;
+    if (name == "G" && !g_fitted) continue;
+    const SlopeFit& f = fits[k];
+    ctx.checks.mc("taylor/" + name + "/log-log slope of the residual = 3", 3.0, f.slope, f.se, 0.0, f.bias_bound);
+    // The alternative: a wrong first- or second-order term [eq:taylor] leaves an O(α²)
+    // residual, slope 2.
+    ctx.checks.against(2.0, "second-order residual (slope 2)");
+    ctx.checks.at_most("taylor/" + name + "/|slope - 3| <= derived bound (higher order + rounding)",
+                       f.bias_bound, std::abs(f.slope - 3.0));
+    ctx.checks.at_most("taylor/" + name + "/|r/(-alpha^3 T3/6) - 1| <= q + e at alpha_min", f.coef_bound,
+                       f.coef_ratio_dev);
+  }
+  ctx.checks.exact("first-order/cos(M*, G) = 1 for M* = G", 1.0, G.dot(G) / (G.norm() * G.norm()), 1e-14);
   ctx.checks.at_most("first-order/Cauchy-Schwarz: max cos(M, G) over Gaussian M <= 1", 1.0, max_cos_gauss);
   ctx.checks.at_most("first-order/Cauchy-Schwarz: max cos(M, G) over near-aligned M <= 1", 1.0, max_cos_near);
   if (guaranteed > 0)
@@ -194,6 +168,41 @@ static void t11_first_order(ExperimentContext& ctx) {
   if (not_guaranteed > 0)
     ctx.checks.at_most("first-order/inside the margin: dec(M) - dec(M*) = 2nd-order Taylor difference within the "
                        "3rd-order bound (ratio <= 1)", 1.0, worst_taylor);
+
+  // ---- Record: the residual curves and slopes, the sampled M, findings, figures, params ----
+  CsvTable slopes{{"M", "T3", "mean_d4", "alpha_min", "alpha_max", "slope", "stderr", "bias_bound"}, {}};
+  CsvTable curve{{"M", "alpha", "abs_residual", "cubic_term", "rounding_bound", "naive_abs_residual",
+                  "naive_rounding_bound", "in_window"}, {}};
+  nlohmann::json slope_params = nlohmann::json::array();
+  for (std::size_t k = 0; k < dirs.size(); ++k) {
+    const auto& [name, M] = dirs[k];
+    const Window& w = windows[k];
+    const double MG = M.dot(G), MHM = M.dot(H * M);
+    // The whole curve, beyond the window on both sides, for the figure.
+    for (int j = 0; j <= 80; ++j) {
+      const double a = std::pow(10.0, -8.0 + 8.0 * j / 80.0);
+      const double r = lg::taylor_residual(data, theta, M, a);
+      const double naive = lg::loss(data, theta - a * M) - (L0 - a * MG + 0.5 * a * a * MHM);
+      curve.add({name, a, std::abs(r), std::abs(w.t3) * a * a * a / 6,
+                 lg::taylor_residual_rounding(data, theta, M, a), std::abs(naive),
+                 lg::naive_difference_rounding(data, theta, M, a),
+                 a >= w.alpha_min && a <= w.alpha_max});
+    }
+    if (name == "G" && !g_fitted) continue;
+    const SlopeFit& f = fits[k];
+    slopes.add({name, w.t3, w.m4, w.alpha_min, w.alpha_max, f.slope, f.se, f.bias_bound});
+    slope_params.push_back({{"M", name}, {"M_vector", to_std(M)}, {"T3", w.t3}, {"mean_d4", w.m4},
+                            {"alpha_min", w.alpha_min}, {"alpha_max", w.alpha_max}, {"slope", f.slope},
+                            {"stderr", f.se}, {"bias_bound", f.bias_bound}});
+  }
+  ctx.out.write_csv("data_slopes.csv", slopes);
+  ctx.out.write_csv("data_residual.csv", curve);
+  CsvTable dist{{"family", "tau", "first_order_ratio", "one_minus_ratio", "decrease_ratio",
+                 "abs_decrease_gap_scaled", "beats_G", "guaranteed"}, {}};
+  for (const Sampled& m : sampled)
+    dist.add({m.near ? "near-aligned" : "gaussian", m.tau, m.mg / g2, 1 - m.mg / g2, m.dec / dec_star,
+              std::abs(dec_star - m.dec) / (alpha * g2), m.dec > dec_star, m.safe});
+  nlohmann::json findings = nlohmann::json::array();
   findings.push_back(fmt::format(
       "at alpha = {:.4g}, {} of {} near-aligned M lie inside the margin ||G||^2 - <M,G> < alpha E[d*^2]/8 where the "
       "first-order argument does not decide; {} of them decrease the loss more than M = G (largest excess {:.3g} of "
@@ -203,7 +212,6 @@ static void t11_first_order(ExperimentContext& ctx) {
                                  "derivative leaves < {} decades between rounding and higher-order terms",
                                  rejected, g_fitted ? "" : " and M = G", kMinDecades));
   ctx.out.write_csv("data_first_order.csv", dist);
-
   // Histogram of the first-order ratio ⟨M,Ḡ⟩/‖Ḡ‖² of the Gaussian family.
   {
     constexpr int kBins = 80;
@@ -217,37 +225,8 @@ static void t11_first_order(ExperimentContext& ctx) {
     for (int b = 0; b < kBins; ++b)
       hist.add({-1 + (b + 0.5) * 2.0 / kBins, static_cast<double>(counts[b]) / static_cast<double>(n_gauss)});
     ctx.out.write_csv("data_first_order_hist.csv", hist);
-    Figure f;
-    f.name = "first-order-distribution";
-    f.title = fmt::format("T11 first-order decrease ⟨M,Ḡ⟩/‖Ḡ‖^2 of {} random M with ‖M‖ = ‖Ḡ‖ (n = {})", n_gauss, n);
-    f.xlabel = "⟨M,Ḡ⟩ / (‖M‖‖Ḡ‖)";
-    f.ylabel = "fraction of random M";
-    f.extra = {"set xrange [-1.05:1.05]", "set style fill solid 0.5",
-               "set arrow from 1, graph 0 to 1, graph 1 nohead lw 3 lc rgb '#b2182b'",
-               "set label 'M ∝ Ḡ (Cauchy–Schwarz maximum)' at 0.97, graph 0.9 right tc rgb '#b2182b'"};
-    f.functions = {"'data_first_order_hist.csv' every ::1 using 1:2 with boxes lc rgb '#2166ac' title 'Gaussian M'"};
-    ctx.out.figure(f);
   }
-  {
-    Figure f;
-    f.name = "actual-decrease";
-    f.title = fmt::format("T11 actual loss decrease at α = {:.3g}: |dec(Ḡ) − dec(M)| for random M, ‖M‖ = ‖Ḡ‖", alpha);
-    f.xlabel = "first-order shortfall 1 − ⟨M,Ḡ⟩/‖Ḡ‖^2";
-    f.ylabel = "|dec(Ḡ) − dec(M)| / (α‖Ḡ‖^2)";
-    f.logx = f.logy = true;
-    f.series = {{"data_first_order.csv", "one_minus_ratio", "abs_decrease_gap_scaled", "", "M ∝ Ḡ decreases more",
-                 "points", "beats_G=0"}};
-    if (beat > 0)  // an empty series would only make gnuplot warn
-      f.series.push_back({"data_first_order.csv", "one_minus_ratio", "abs_decrease_gap_scaled", "",
-                          "M decreases more (second order)", "points", "beats_G=1"});
-    f.extra = {fmt::format("set arrow from {0:.6g}, graph 0 to {0:.6g}, graph 1 nohead dt 2 lc rgb 'gray40'",
-                           guarantee_gap / g2),
-               fmt::format("set label 'M ∝ Ḡ guaranteed better →' at {:.6g}, graph 0.08", guarantee_gap / g2 * 1.3),
-               "set xrange [1e-9:2]", "set format y '10^{%T}'", "set format x '10^{%T}'"};
-    f.functions = {"x title 'first-order gap α(‖Ḡ‖^2 − ⟨M,Ḡ⟩)' lw 2 dt 2 lc rgb 'black'"};
-    ctx.out.figure(f);
-  }
-
+  figures(ctx, w_star, {n_gauss, n, alpha, guarantee_gap, g2, beat});
   ctx.params = setting_params(s);
   ctx.params["data_size"] = kDataSize;
   ctx.params["w_star"] = to_std(ws);

@@ -40,4 +40,15 @@ struct SlopeFit {
 /// bias bound from the quartic term, and the coefficient check (fit.cpp).
 SlopeFit fit_slope(const lg::DataSet& data, const Vec& theta, const Vec& M, const Window& w);
 
+/// What the first-order figures need besides the tables.
+struct FirstOrderFigure {
+  long long n_gauss;
+  int n;
+  double alpha, guarantee_gap, g2;
+  long long beat;
+};
+
+/// The Taylor-residual, first-order-distribution and actual-decrease figures (figures.cpp).
+void figures(ExperimentContext& ctx, const Window& w_star, const FirstOrderFigure& fo);
+
 }  // namespace akm::exp::t11

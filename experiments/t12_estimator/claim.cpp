@@ -31,13 +31,10 @@ namespace akm::exp {
 
 static void t12_estimator(ExperimentContext& ctx) {
   using namespace t12;
+  // ---- Set-up: the instance generator and the random-M draws ----
   const int draws = static_cast<int>(trials(ctx, 300, 60));
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T12/instances");
   Stream rng(derive_seed(ctx.opts.seed, "T12/random-M"), 0, Purpose::aux);
-  Margins mg;
-  CsvTable table{{"instance", "n", "m", "rank", "decades", "beta", "eta", "mu", "cond_range", "kappa_ridge",
-                  "cos_star_G", "kantorovich_floor", "inner_ratio", "deficient"}, {}};
-  CsvTable family{{"instance", "i", "lambda_hat", "G_proj_sq"}, {}};
   ctx.params = {{"instances", kInstances}, {"random_M_per_norm", draws}, {"max_decades", kMaxDecades},
                 {"mu_grid", kMuGrid},
                 {"family", "data_family.csv: λ̂_i and ‖Ĝu_i‖² of every instance; β, η, μ in data_instances.csv"},
@@ -45,17 +42,18 @@ static void t12_estimator(ExperimentContext& ctx) {
                               "instance k%3==2 has 1..n-1 exact zeros; Ĝ ~ N(0,1) projected onto range(Σ̂); "
                               "β ∈ [0,0.999), η ∈ [0.01,1)"},
                 {"note", "all predictions depend on Σ̂ and Ĝ only through λ̂_i and ‖Ĝu_i‖² (recorded per instance)"}};
+
+  // ---- Simulate: every instance's identities and bounds (worst kept per property); the μ sweep ----
+  Margins mg;
+  std::vector<Instance> instances;
+  std::vector<Row> rows;
   for (int k = 0; k < kInstances; ++k) {
-    const Instance in = make_instance(seed, k);
-    const Row row = check_instance(in, k, mg, rng, draws);
-    const Vec gproj = (in.G * in.s.U).colwise().squaredNorm().transpose();
-    for (int i = 0; i < in.n; ++i)
-      family.add({k, i + 1, in.s.lambda[i], gproj[i]});
-    table.add({k, in.n, in.m,
-               in.s.rank(), in.decades, in.beta, in.eta, in.mu(), row.cond_range,
-               row.kappa_ridge, row.cos_star, row.kant_floor, row.inner_ratio,
-               std::string(in.zeros > 0 ? "rank-deficient" : "full-rank")});
+    instances.push_back(make_instance(seed, k));
+    rows.push_back(measure_instance(instances.back(), k, mg, rng, draws));
   }
+  const MuSweep sweep = mu_sweep(ctx.opts.seed);
+
+  // ---- Check: the worst instance of each identity and bound ----
   // Identities at relative 1e-10; bounds as "ratio ≤ 1" at relative 1e-10. Set-up checks
   // (.design()): a fast path against its plain reference, and a maximizer normalized onto
   // its constraint by construction — they test the code, not the appendix's claims.
@@ -70,67 +68,26 @@ static void t12_estimator(ExperimentContext& ctx) {
     else ctx.checks.exact(label, 0.0, w.value, 0.0, 1e-10);
     if (is_design(name)) ctx.checks.design();
   }
+
+  // ---- Record: instance and family tables, the μ sweep, figures ----
+  CsvTable table{{"instance", "n", "m", "rank", "decades", "beta", "eta", "mu", "cond_range", "kappa_ridge",
+                  "cos_star_G", "kantorovich_floor", "inner_ratio", "deficient"}, {}};
+  CsvTable family{{"instance", "i", "lambda_hat", "G_proj_sq"}, {}};
+  for (int k = 0; k < kInstances; ++k) {
+    const Instance& in = instances[static_cast<std::size_t>(k)];
+    const Row& row = rows[static_cast<std::size_t>(k)];
+    const Vec gproj = (in.G * in.s.U).colwise().squaredNorm().transpose();
+    for (int i = 0; i < in.n; ++i) family.add({k, i + 1, in.s.lambda[i], gproj[i]});
+    table.add({k, in.n, in.m, in.s.rank(), in.decades, in.beta, in.eta, in.mu(), row.cond_range, row.kappa_ridge,
+               row.cos_star, row.kant_floor, row.inner_ratio,
+               std::string(in.zeros > 0 ? "rank-deficient" : "full-rank")});
+  }
   ctx.out.write_csv("data_instances.csv", table);
   ctx.out.write_csv("data_family.csv", family);
-
-  // μ sweep on one full-rank instance with cond(Σ̂) = 1e6: efficiency of M*(μ) under each
-  // norm. It is 1 for ‖M‖_F as μ → ∞ (EMA's Ĝ) and 1 for E‖Mx̂‖² as μ → 0 (Wiener ĜΣ̂^{-1}).
-  est::PsdFactors s = est::random_unit_trace_psd(16, 6.0, 0, derive_seed(ctx.opts.seed, "T12/sweep"));
-  Mat G(3, 16);
-  Stream gs(derive_seed(ctx.opts.seed, "T12/sweep-G"), 0, Purpose::aux);
-  for (Eigen::Index j = 0; j < G.size(); ++j) G.data()[j] = gs.normal();
-  CsvTable sweep{{"mu", "norm", "efficiency"}, {}};
-  for (int q = 0; q <= 64; ++q) {
-    const double mu = std::pow(10.0, -10.0 + 14.0 * q / 64.0);
-    Mat C = G * s.U;
-    for (int i = 0; i < 16; ++i) C.col(i) /= mu + s.lambda[i];
-    const Mat M = C * s.U.transpose();
-    sweep.add({mu, std::string("J_w"), efficiency(M, G, s, est::weight_space())});
-    sweep.add({mu, std::string("J_f"), efficiency(M, G, s, est::function_space())});
-    sweep.add({mu, std::string("Tikhonov"), efficiency(M, G, s, est::tikhonov(mu))});
-  }
-  ctx.out.write_csv("data_mu_sweep.csv", sweep);
-  ctx.params["sweep"] = {{"n", 16}, {"m", 3}, {"lambda_hat", to_std(s.lambda)},
-                         {"G_proj_sq", to_std((G * s.U).colwise().squaredNorm().transpose())}};
-
-  Figure fc;
-  fc.name = "cosine-vs-cond";
-  fc.title = "T12 descent preserved: cos(M*, Ĝ) over 200 random Σ̂";
-  fc.xlabel = "cond(Σ̂) on its range (λ̂_{max}/λ̂_{min}^+)";
-  fc.ylabel = "cos(M*, Ĝ)";
-  fc.logx = true;
-  fc.extra = {"set yrange [0:1.05]", "set format x '10^{%T}'"};
-  fc.series = {{"data_instances.csv", "cond_range", "cos_star_G", "", "full rank", "points", "deficient=full-rank"},
-               {"data_instances.csv", "cond_range", "cos_star_G", "", "rank deficient", "points",
-                "deficient=rank-deficient"},
-               {"data_instances.csv", "cond_range", "kantorovich_floor", "", "Kantorovich floor of that instance",
-                "points", ""}};
-  ctx.out.figure(fc);
-
-  Figure fk;
-  fk.name = "cosine-vs-kappa";
-  fk.title = "T12 cos(M*, Ĝ) ≥ 2√κ/(1+κ), κ = cond(μI+Σ̂) ≤ 1+η/(1−β)";
-  fk.xlabel = "κ = (μ+λ̂_{max})/(μ+λ̂_{min})";
-  fk.ylabel = "cos(M*, Ĝ)";
-  fk.logx = true;
-  fk.extra = {"set yrange [0:1.05]", "set key bottom left"};
-  fk.series = {{"data_instances.csv", "kappa_ridge", "cos_star_G", "", "instances", "points", ""}};
-  fk.functions = {"2*sqrt(x)/(1+x) title 'Kantorovich floor 2√κ/(1+κ)' lw 2"};
-  ctx.out.figure(fk);
-
-  Figure fm;
-  fm.name = "mu-sweep";
-  fm.title = "T12 one functional, two norms: efficiency of M*(μ) = Ĝ(μI+Σ̂)^{-1}, cond(Σ̂) = 10^6";
-  fm.xlabel = "ridge μ = (1−β)/η";
-  fm.ylabel = "⟨M,Ĝ⟩ / (N(M) · max_{N=1}⟨M,Ĝ⟩)";
-  fm.logx = true;
-  fm.extra = {"set yrange [0:1.1]", "set format x '10^{%T}'", "set key inside center right vertical"};
-  fm.series = {{"data_mu_sweep.csv", "mu", "efficiency", "", "norm ‖M‖_F (J_w): optimum ∝ Ĝ", "linespoints", "norm=J_w"},
-               {"data_mu_sweep.csv", "mu", "efficiency", "", "norm E‖Mx̂‖² (J_f): optimum ∝ ĜΣ̂^{-1}", "linespoints",
-                "norm=J_f"},
-               {"data_mu_sweep.csv", "mu", "efficiency", "", "norm μ‖M‖²+E‖Mx̂‖²: optimum ∝ M*", "lines",
-                "norm=Tikhonov"}};
-  ctx.out.figure(fm);
+  ctx.out.write_csv("data_mu_sweep.csv", sweep.table);
+  ctx.params["sweep"] = {{"n", 16}, {"m", 3}, {"lambda_hat", to_std(sweep.s.lambda)},
+                         {"G_proj_sq", to_std((sweep.G * sweep.s.U).colwise().squaredNorm().transpose())}};
+  figures(ctx);
 }
 
 const Registrar registration{{

@@ -55,7 +55,7 @@ Instance make_instance(std::uint64_t seed, int k) {
   return in;
 }
 
-Row check_instance(const Instance& in, int k, Margins& mg, Stream& rng, int draws) {
+Row measure_instance(const Instance& in, int k, Margins& mg, Stream& rng, int draws) {
   const est::PsdFactors& s = in.s;
   const int n = in.n;
   const double mu = in.mu(), lmax = s.lambda_max(), lmin = s.lambda_min();
@@ -140,6 +140,25 @@ Row check_instance(const Instance& in, int k, Margins& mg, Stream& rng, int draw
 
 double efficiency(const Mat& M, const Mat& G, const est::PsdFactors& s, est::Constraint c) {
   return est::frobenius_inner(M, G) / (est::constraint_norm(M, s, c) * est::constrained_maximizer(G, s, c).value);
+}
+
+MuSweep mu_sweep(std::uint64_t seed) {
+  // It is 1 for ‖M‖_F as μ → ∞ (EMA's Ĝ) and 1 for E‖Mx̂‖² as μ → 0 (Wiener ĜΣ̂^{-1}).
+  MuSweep sw;
+  sw.s = est::random_unit_trace_psd(16, 6.0, 0, derive_seed(seed, "T12/sweep"));
+  sw.G = Mat(3, 16);
+  Stream gs(derive_seed(seed, "T12/sweep-G"), 0, Purpose::aux);
+  for (Eigen::Index j = 0; j < sw.G.size(); ++j) sw.G.data()[j] = gs.normal();
+  for (int q = 0; q <= 64; ++q) {
+    const double mu = std::pow(10.0, -10.0 + 14.0 * q / 64.0);
+    Mat C = sw.G * sw.s.U;
+    for (int i = 0; i < 16; ++i) C.col(i) /= mu + sw.s.lambda[i];
+    const Mat M = C * sw.s.U.transpose();
+    sw.table.add({mu, std::string("J_w"), efficiency(M, sw.G, sw.s, est::weight_space())});
+    sw.table.add({mu, std::string("J_f"), efficiency(M, sw.G, sw.s, est::function_space())});
+    sw.table.add({mu, std::string("Tikhonov"), efficiency(M, sw.G, sw.s, est::tikhonov(mu))});
+  }
+  return sw;
 }
 
 }  // namespace akm::exp::t12

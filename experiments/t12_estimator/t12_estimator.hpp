@@ -1,5 +1,6 @@
 // T12 estimator — the parts shared by t12_estimator*.cpp: the random instances, the worst-case
-// margin records, and the per-instance identities and bounds (instances.cpp).
+// margin records, the per-instance identities and bounds, the μ sweep (instances.cpp), and the
+// figures (figures.cpp).
 #pragma once
 #include <cmath>
 #include <limits>
@@ -60,10 +61,22 @@ struct Row {
   double cond_range, kappa_ridge, cos_star, kant_floor, inner_ratio;
 };
 
-/// Every identity and bound of one instance into `mg`; its summary row.
-Row check_instance(const Instance& in, int k, Margins& mg, Stream& rng, int draws);
+/// Every identity and bound of one instance measured into `mg` (checked once, on the worst
+/// instance of each); its summary row.
+Row measure_instance(const Instance& in, int k, Margins& mg, Stream& rng, int draws);
 
 /// Efficiency of M*(μ) under each norm: ⟨M,Ĝ⟩ / (N(M)·max over N = 1). 1 = optimal.
 double efficiency(const Mat& M, const Mat& G, const est::PsdFactors& s, est::Constraint c);
+
+/// μ sweep on one full-rank instance with cond(Σ̂) = 1e6: efficiency of M*(μ) under each norm.
+struct MuSweep {
+  est::PsdFactors s;
+  Mat G;
+  CsvTable table{{"mu", "norm", "efficiency"}, {}};
+};
+MuSweep mu_sweep(std::uint64_t seed);
+
+/// The cosine figures (data_instances.csv) and the μ-sweep figure (data_mu_sweep.csv).
+void figures(ExperimentContext& ctx);
 
 }  // namespace akm::exp::t12

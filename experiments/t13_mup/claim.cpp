@@ -33,75 +33,21 @@
 #include <cmath>
 #include <stdexcept>
 
-#include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/students_t.hpp>
 #include <fmt/format.h>
 
 #include "akm/check/one_sided.hpp"
 #include "akm/problems/mlp.hpp"
-#include "akm/rules/rules.hpp"
 #include "akm/problems/train.hpp"
-#include "common.hpp"
-#include "fit.hpp"
 #include "mup_coord.hpp"
+#include "t13_mup.hpp"
 
 namespace akm::exp {
-namespace {
-
-constexpr double kEta0 = 0.5, kDecay = 0.5;  // η = η0 (n/128)^{-c}
-// The growing schedule η = η0 (n/128)^{+g} [thm:mup-eta's η = ω(1)]: g = ½ takes η from 0.5 to
-// 2 > 1+β at n = 2048, past the per-step contraction bound of βI − ηx̂x̂ᵀ (eigenvalue β − η
-// along x̂), yet ρ = β² + (η² − 2βη)/n stays < 1 while η < β + √(β² + n(1−β²)) = Θ(√n).
-constexpr double kGrowth = 0.5;
-constexpr int kSchedules = 3;
-constexpr int kRows = 16, kBurn = 60, kAvg = 100;
-const std::vector<int> kWidths{128, 256, 512, 1024, 2048};
-// AK-AdamW base rate at the base width 128: the recipe lr ≈ AdamW's/10 [app:hp-sweep] (AdamW 1e-2).
-// With the unchanged bias correction the first steps carry M̂ ≈ ηĜ/(1−β), i.e. ×50 at
-// β = 0.99, η = 0.5 (optimizers.hpp), so 1e-2 itself overshoots in the first steps.
-constexpr double kCoordLr = 1e-3;
-// SGD-m base rate (R2's middle grid value) and AK-SGD's at equal injection: α_AK η = α_SGD (1−β),
-// so a key of norm 1 would give both buffers the same gradient term and their paired
-// difference isolates the key norm (the AK update is the smaller one: no divergence risk).
-constexpr double kSgdLr = 0.1;
-// Seeds of the coordinate check (full, quick), set from a pilot at --seed 1 (not the committed
-// seed) so the paired checks have power ≥ 0.9 against their ±½ alternatives: the per-seed
-// spread of the paired slope difference was 0.09–0.10 at widths 128–1024 (16 seeds gave
-// power 0.76 and 0.53) and 0.23–0.25 at 64–256; with the Student-t factor at this run's
-// level, 32 and 80 seeds give power ≈ 1 and ≈ 0.99.
-constexpr int kFullSeeds = 32, kQuickSeeds = 80;
-// Equivalence margin of the paired width-slope difference AK − AdamW (declared before any run).
-// The claim [cor:mup-base-lr] predicts 0; the key-norm argument (AK buffer ≈ EMA buffer/‖x‖,
-// ‖x‖ ∝ √n on a fan-in-n layer, v unchanged) predicts −½. A margin m decides between the two
-// with equal slack on both sides when m = ½ · ½ = ¼: a slope nearer the claim than the
-// alternative counts as collapse. Over the full run's widths (×8) ¼ is a factor 8^¼ = 1.68 in
-// update size, the same order as μP's own finite-width drift is allowed in fig:mup-coord.
-constexpr double kMargin = 0.25;
-constexpr const char* kMarginWhy =
-    "half the distance between the claim (0) and the key-norm alternative (-1/2): m = 1/4, so a slope nearer the "
-    "claim than the alternative counts as collapse; over widths x8 that is a factor 8^(1/4) = 1.68 in update size";
-
-double eta_of(int schedule, int n) {
-  const double exponent[kSchedules] = {0.0, -kDecay, kGrowth};
-  return kEta0 * std::pow(n / 128.0, exponent[schedule]);
-}
-
-/// Largest η of mean-square stability of the normalized buffer: ρ = β² + (η² − 2βη)/n < 1.
-double eta_ms_normalized(int n) { return kBeta + std::sqrt(kBeta * kBeta + n * (1 - kBeta * kBeta)); }
-
-/// Exact time average over t ∈ (kBurn, kBurn+kAvg] of the per-coordinate mean square.
-double predicted_ms(int n, double eta) {
-  const double rho = kBeta * kBeta + (eta * eta - 2 * kBeta * eta) / n;
-  double s = 0;
-  for (int t = kBurn + 1; t <= kBurn + kAvg; ++t) s += (eta * eta / n) * (1 - std::pow(rho, t)) / (1 - rho);
-  return s / kAvg;
-}
-
-double eta_ms(int n) { return (kBeta + std::sqrt(kBeta * kBeta + (n + 2) * (1 - kBeta * kBeta))) / (n + 2); }
-
-}  // namespace
 
 static void t13_mup(ExperimentContext& ctx) {
+  using namespace t13;
+  // ---- Set-up: (A) the schedules' trials, (B) the raw-key samples, (C) the coordinate check's
+  // widths, seeds, arms and task ----
   // Theorem, not Empirical. Parts A and B test closed forms exactly. Part C tests
   // cor:mup-base-lr through 20 training steps at widths 64–1024, which is a proxy — but the
   // failing mechanism is not a small-scale effect: the key-norm factor 1/‖x‖ ∝ n^{-1/2} is
@@ -110,101 +56,8 @@ static void t13_mup(ExperimentContext& ctx) {
   ctx.kind = ClaimKind::Theorem;
   const bool quick = ctx.opts.quick;
   const int nw = static_cast<int>(kWidths.size());
-  // ---- (A) buffer scale ----
-  // The growing schedule draws from its own root, so the first two keep their streams.
-  const std::uint64_t seedA = derive_seed(ctx.opts.seed, "T13/buffer"), seedG = derive_seed(ctx.opts.seed, "T13/buffer-growing");
-  auto kernelA = [&](long long trial, double* out) {
-    for (int sch = 0; sch < kSchedules; ++sch)
-      for (int w = 0; w < nw; ++w) {
-        const int n = kWidths[w];
-        const double eta = eta_of(sch, n);
-        const std::uint64_t root = sch < 2 ? seedA : seedG;
-        const long long id = sch < 2 ? trial * 16 + sch * 8 + w : trial * 8 + w;
-        Stream keys(root, id, Purpose::keys), vals(root, id, Purpose::noise);
-        Mat M = Mat::Zero(kRows, n);
-        Vec x(n), d(kRows);
-        double acc = 0;
-        for (int t = 1; t <= kBurn + kAvg; ++t) {
-          for (int j = 0; j < n; ++j) x[j] = keys.normal();
-          for (int r = 0; r < kRows; ++r) d[r] = vals.normal();
-          rules::ak_normalized(M, d, x, kBeta, eta);
-          if (t > kBurn) acc += M.squaredNorm() / (double(kRows) * n);
-        }
-        out[sch * nw + w] = acc / kAvg;
-      }
-  };
   const long long trialsA = trials(ctx, 160, 40);
-  const auto resA = monte_carlo(ctx.mc(trialsA, "T13 buffer scale"), kSchedules * nw, kernelA);
-  CsvTable bt{{"schedule", "n", "eta", "predicted_rms", "measured_rms", "stderr_rms", "predicted_ms", "measured_ms", "stderr_ms"}, {}};
-  nlohmann::json slopes = nlohmann::json::object();
-  const char* sch_name[kSchedules] = {"eta-constant", "eta-decaying", "eta-growing"};
-  for (int sch = 0; sch < kSchedules; ++sch) {
-    std::vector<double> lx, ly, lse, lp;
-    for (int w = 0; w < nw; ++w) {
-      const int n = kWidths[w];
-      const double p = predicted_ms(n, eta_of(sch, n));
-      const double m = resA.total.mean()[sch * nw + w], s = resA.total.stderr_mean()[sch * nw + w];
-      ctx.checks.mc(fmt::format("buffer/{}/n={}/per-coordinate mean square", sch_name[sch], n), p, m, s);
-      bt.add({std::string(sch_name[sch]), n, eta_of(sch, n), std::sqrt(p), std::sqrt(m),
-              s / (2 * std::sqrt(m)), p, m, s});
-      // log RMS = ½ log(mean square); se(log RMS) = se/(2·ms).
-      lx.push_back(std::log(n)), ly.push_back(0.5 * std::log(m)), lse.push_back(s / (2 * m)), lp.push_back(0.5 * std::log(p));
-    }
-    const LineFit fm = wls(lx, ly, lse), fp = wls(lx, lp, lse);
-    const double asym[kSchedules] = {-0.5, -0.5 - kDecay, -0.5 + kGrowth};
-    ctx.checks.mc(fmt::format("buffer/{}/log-log RMS slope vs width (exact-value slope; asymptote {})", sch_name[sch], asym[sch]),
-                  fp.slope, fm.slope, fm.se_slope);
-    slopes[sch_name[sch]] = {{"measured", fm.slope}, {"se", fm.se_slope}, {"exact_finite_n", fp.slope}, {"asymptotic", asym[sch]}};
-  }
-  ctx.out.write_csv("data_buffer_scale.csv", bt);
-  // η = ω(1) [thm:mup-eta]: where the growing η leaves the per-step contraction (η > 1+β) and
-  // how far it stays below the mean-square boundary Θ(√n).
-  nlohmann::json growing = nlohmann::json::array();
-  for (int n : kWidths)
-    growing.push_back({{"n", n}, {"eta", eta_of(2, n)}, {"per_step_eigenvalue_along_key", kBeta - eta_of(2, n)},
-                       {"rho", kBeta * kBeta + (eta_of(2, n) * eta_of(2, n) - 2 * kBeta * eta_of(2, n)) / n},
-                       {"eta_mean_square_boundary", eta_ms_normalized(n)}});
-
-  // ---- (B) raw key ----
-  CsvTable rt{{"n", "eta_contraction", "eta_mean_square", "eta_almost_sure", "growth_predicted", "growth_measured", "growth_stderr"}, {}};
-  std::vector<double> lx, lc, lm, la;
   const int samplesB = quick ? 4000 : 40000;
-  Stream sb(derive_seed(ctx.opts.seed, "T13/raw"), 0, Purpose::aux);
-  for (int n : kWidths) {
-    boost::math::chi_squared_distribution<double> chi(n - 1);
-    std::vector<double> z2(samplesB), nx(samplesB);
-    for (int k = 0; k < samplesB; ++k) {
-      const double z = sb.normal();
-      z2[k] = z * z;
-      nx[k] = z * z + boost::math::quantile(chi, sb.uniform());
-    }
-    const double em = eta_ms(n);
-    auto ratio = [&](int k, double eta) { return kBeta * kBeta - 2 * kBeta * eta * z2[k] + eta * eta * z2[k] * nx[k]; };
-    double s1 = 0, s2 = 0;
-    for (int k = 0; k < samplesB; ++k) s1 += ratio(k, em), s2 += ratio(k, em) * ratio(k, em);
-    const double gm = s1 / samplesB, gse = std::sqrt((s2 / samplesB - gm * gm) / (samplesB - 1));
-    ctx.checks.mc(fmt::format("raw/n={}/mean-square growth factor at η_ms = 1", n), 1.0, gm, gse);
-    auto lyap = [&](double eta) {
-      double s = 0;
-      for (int k = 0; k < samplesB; ++k) s += std::log(ratio(k, eta));
-      return s / samplesB;
-    };
-    double lo = em, hi = 20 * em;  // Jensen: E log < log E = 0 at η_ms
-    for (int it = 0; it < 60; ++it) {
-      const double mid = std::sqrt(lo * hi);
-      (lyap(mid) < 0 ? lo : hi) = mid;
-    }
-    const double ec = (1 + kBeta) / n;
-    rt.add({n, ec, em, lo, 1.0, gm, gse});
-    lx.push_back(std::log(n)), lc.push_back(std::log(ec)), lm.push_back(std::log(em)), la.push_back(std::log(lo));
-  }
-  ctx.out.write_csv("data_raw_key.csv", rt);
-  const double slope_c = ols_slope(lx, lc), slope_ms = ols_slope(lx, lm), slope_as = ols_slope(lx, la);
-  // An identity of the closed form (1+β)/n, not evidence: a design check.
-  ctx.checks.exact("raw/per-step contraction bound (1+β)/n: log-log slope −1 [rem:mup-normalization]", -1.0, slope_c, 1e-12);
-  ctx.checks.design();
-
-  // ---- (C) coordinate check (mup_coord.hpp) ----
   coord::Setup cs;
   // Widths stop at 1024 (2048 costs ≈ 2 GFLOP a step). The slope differences are checked with
   // a Student-t tolerance over seeds at the run's Bonferroni level (t/z ≈ 1.31 at 32 seeds,
@@ -222,10 +75,53 @@ static void t13_mup(ExperimentContext& ctx) {
   const coord::Layout lay(arms, cw, cs.steps);
   const Task task = make_task("teacher", spiked_sqrt_lambda(32, {10, 5, 2}, 1.0), 1, 0.1,
                               derive_seed(ctx.opts.seed, "T13/teacher"), 64, 3);
+
+  // ---- Simulate: (A) the buffer scale and its width slopes, (B) the raw key, (C) the
+  // coordinate check ----
+  const auto resA = buffer_scale(ctx, trialsA);
+  std::vector<LineFit> fit_measured, fit_exact;  // log RMS against log n, per schedule
+  for (int sch = 0; sch < kSchedules; ++sch) {
+    std::vector<double> lx, ly, lse, lp;
+    for (int w = 0; w < nw; ++w) {
+      const int n = kWidths[w];
+      const double p = predicted_ms(n, eta_of(sch, n));
+      const double m = resA.total.mean()[sch * nw + w], s = resA.total.stderr_mean()[sch * nw + w];
+      // log RMS = ½ log(mean square); se(log RMS) = se/(2·ms).
+      lx.push_back(std::log(n)), ly.push_back(0.5 * std::log(m)), lse.push_back(s / (2 * m)), lp.push_back(0.5 * std::log(p));
+    }
+    fit_measured.push_back(wls(lx, ly, lse));
+    fit_exact.push_back(wls(lx, lp, lse));
+  }
+  const std::vector<RawWidth> raw = raw_key(derive_seed(ctx.opts.seed, "T13/raw"), samplesB);
+  std::vector<double> lx, lc, lm, la;
+  for (const RawWidth& r : raw)
+    lx.push_back(std::log(r.n)), lc.push_back(std::log(r.eta_contraction)), lm.push_back(std::log(r.eta_mean_square)),
+        la.push_back(std::log(r.eta_almost_sure));
+  const double slope_c = ols_slope(lx, lc), slope_ms = ols_slope(lx, lm), slope_as = ols_slope(lx, la);
   const std::uint64_t seedC = derive_seed(ctx.opts.seed, "T13/coord");
   const auto resC = monte_carlo(ctx.mc(seeds, "T13 coordinate check"), lay.size(),
                                 [&](long long seed, double* out) { coord::run_seed(cs, arms, lay, task, seedC, seed, out); });
   const Vec cm = resC.total.mean(), cse = resC.total.stderr_mean();
+
+  // ---- Check: (A) buffer scale, (B) raw key, (C) the coordinate slopes, in that order (C's
+  // Student-t tolerance counts the comparisons before it) ----
+  const double asym[kSchedules] = {-0.5, -0.5 - kDecay, -0.5 + kGrowth};
+  for (int sch = 0; sch < kSchedules; ++sch) {
+    for (int w = 0; w < nw; ++w) {
+      const int n = kWidths[w];
+      ctx.checks.mc(fmt::format("buffer/{}/n={}/per-coordinate mean square", kScheduleName[sch], n),
+                    predicted_ms(n, eta_of(sch, n)), resA.total.mean()[sch * nw + w], resA.total.stderr_mean()[sch * nw + w]);
+    }
+    const LineFit &fm = fit_measured[sch], &fp = fit_exact[sch];
+    ctx.checks.mc(fmt::format("buffer/{}/log-log RMS slope vs width (exact-value slope; asymptote {})", kScheduleName[sch],
+                              asym[sch]),
+                  fp.slope, fm.slope, fm.se_slope);
+  }
+  for (const RawWidth& r : raw)
+    ctx.checks.mc(fmt::format("raw/n={}/mean-square growth factor at η_ms = 1", r.n), 1.0, r.growth, r.growth_se);
+  // An identity of the closed form (1+β)/n, not evidence: a design check.
+  ctx.checks.exact("raw/per-step contraction bound (1+β)/n: log-log slope −1 [rem:mup-normalization]", -1.0, slope_c, 1e-12);
+  ctx.checks.design();
   // Student-t tolerance at the run's Bonferroni level: the Monte-Carlo comparisons made so far
   // (buffer and raw key, counted by Checks) and the coordinate checks below.
   constexpr long long kCoordChecks = 4;
@@ -254,6 +150,32 @@ static void t13_mup(ExperimentContext& ctx) {
   // The level above assumed that these are the run's last Monte-Carlo comparisons.
   if (mc_comparisons(ctx.checks) != n_comparisons)
     throw std::logic_error("T13: the coordinate checks' Bonferroni family is not the run's");
+
+  // ---- Record: the tables, the coordinate check's tables and findings, params, figures ----
+  CsvTable bt{{"schedule", "n", "eta", "predicted_rms", "measured_rms", "stderr_rms", "predicted_ms", "measured_ms", "stderr_ms"}, {}};
+  nlohmann::json slopes = nlohmann::json::object();
+  for (int sch = 0; sch < kSchedules; ++sch) {
+    for (int w = 0; w < nw; ++w) {
+      const int n = kWidths[w];
+      const double p = predicted_ms(n, eta_of(sch, n));
+      const double m = resA.total.mean()[sch * nw + w], s = resA.total.stderr_mean()[sch * nw + w];
+      bt.add({std::string(kScheduleName[sch]), n, eta_of(sch, n), std::sqrt(p), std::sqrt(m), s / (2 * std::sqrt(m)), p, m, s});
+    }
+    slopes[kScheduleName[sch]] = {{"measured", fit_measured[sch].slope}, {"se", fit_measured[sch].se_slope},
+                                  {"exact_finite_n", fit_exact[sch].slope}, {"asymptotic", asym[sch]}};
+  }
+  ctx.out.write_csv("data_buffer_scale.csv", bt);
+  // η = ω(1) [thm:mup-eta]: where the growing η leaves the per-step contraction (η > 1+β) and
+  // how far it stays below the mean-square boundary Θ(√n).
+  nlohmann::json growing = nlohmann::json::array();
+  for (int n : kWidths)
+    growing.push_back({{"n", n}, {"eta", eta_of(2, n)}, {"per_step_eigenvalue_along_key", kBeta - eta_of(2, n)},
+                       {"rho", kBeta * kBeta + (eta_of(2, n) * eta_of(2, n) - 2 * kBeta * eta_of(2, n)) / n},
+                       {"eta_mean_square_boundary", eta_ms_normalized(n)}});
+  CsvTable rt{{"n", "eta_contraction", "eta_mean_square", "eta_almost_sure", "growth_predicted", "growth_measured", "growth_stderr"}, {}};
+  for (const RawWidth& r : raw)
+    rt.add({r.n, r.eta_contraction, r.eta_mean_square, r.eta_almost_sure, 1.0, r.growth, r.growth_se});
+  ctx.out.write_csv("data_raw_key.csv", rt);
   nlohmann::json cparams = coord::write_tables(ctx.out, cs, arms, lay, cm, cse);
   // Findings, with numbers: the windows, the paired differences, step 1 against its closed form.
   const auto pm = [&](int i) { return fmt::format("{:.3f} ± {:.3f}", cm[i], cse[i]); };
@@ -296,34 +218,7 @@ static void t13_mup(ExperimentContext& ctx) {
                                          "stability boundaries of the raw rule scale close to n^{-1/2}"}}},
                 {"coordinate_check", cparams}};
 
-  Figure fb;
-  fb.name = "buffer-scale";
-  fb.title = fmt::format("T13 normalized AK buffer per-coordinate RMS vs width: slopes {:.3f} (η const), {:.3f} (η ∝ n^-½), "
-                         "{:.3f} (η ∝ n^½)", slopes["eta-constant"]["measured"].get<double>(),
-                         slopes["eta-decaying"]["measured"].get<double>(), slopes["eta-growing"]["measured"].get<double>());
-  fb.xlabel = "width n";
-  fb.ylabel = "RMS(M_ij)";
-  fb.logx = fb.logy = true;
-  for (int sch = 0; sch < kSchedules; ++sch) {
-    fb.measured_vs_predicted({.csv = "data_buffer_scale.csv", .x = "n", .measured = "measured_rms", .se = "stderr_rms",
-                              .predicted = "predicted_rms", .measured_title = std::string("measured, ") + sch_name[sch],
-                              .predicted_title = std::string("exact, ") + sch_name[sch],
-                              .where = std::string("schedule=") + sch_name[sch]});
-  }
-  ctx.out.figure(fb);
-
-  Figure fr;
-  fr.name = "raw-key-stability";
-  fr.title = fmt::format("T13 raw-key η boundaries vs width: slopes {:.2f} (per-step contraction), {:.2f} (mean square), {:.2f} (a.s.)",
-                         slope_c, slope_ms, slope_as);
-  fr.xlabel = "width n";
-  fr.ylabel = "largest stable η";
-  fr.logx = fr.logy = true;
-  fr.series = {{"data_raw_key.csv", "n", "eta_contraction", "", "(1+β)/n, every step a contraction", "linespoints", ""},
-               {"data_raw_key.csv", "n", "eta_mean_square", "", "mean-square boundary", "linespoints", ""},
-               {"data_raw_key.csv", "n", "eta_almost_sure", "", "almost-sure boundary (Lyapunov = 0)", "linespoints", ""}};
-  ctx.out.figure(fr);
-
+  figures(ctx, slopes, slope_c, slope_ms, slope_as);
 }
 
 const Registrar registration{{

@@ -114,33 +114,18 @@ double min_time(int reps, F&& f) {
   return best;
 }
 
-}  // namespace
+/// Wall time of rules::deployed in both orders over n/m, and the log-interpolated crossover.
+struct Timing {
+  int m = 0, N = 0, reps = 0;
+  CsvTable table{{"n_over_m", "n", "m", "N", "time_gram_s", "time_through_n_s", "ratio_gram_over_through", "dispatch"}, {}};
+  double crossover = -1;  ///< first n/m where the Gram/through-N ratio crosses 1 (log-linear); −1: none
+};
 
-static void t14_cost(ExperimentContext& ctx) {
-  closed_forms(ctx);
-
-  CsvTable st{{"model", "d", "d_ffn", "gamma", "baseline_linear", "baseline_attention", "baseline_head", "overhead",
-               "model_ratio", "paper_ratio", "difference_points", "f_gamma"}, {}};
-  nlohmann::json models = nlohmann::json::array();
-  const double Nstep = 256.0 * 2048;
-  for (const auto& a : kArchs) {
-    const auto s = cost::step_model(24, a.d, a.d_ffn, 32000, 2048, Nstep);
-    const double g = a.d_ffn / a.d;
-    st.add({std::string(a.name), a.d, a.d_ffn, g, s.baseline_linear, s.baseline_attention, s.baseline_head, s.overhead,
-            s.ratio(), a.reported, 100 * (s.ratio() - a.reported), cost::overhead_ratio(g)});
-    models.push_back({{"model", a.name}, {"model_ratio", s.ratio()}, {"paper_ratio", a.reported},
-                      {"difference_points", 100 * (s.ratio() - a.reported)}});
-    // The model's claim that these finite-scale effects keep the step below the block band.
-    ctx.checks.at_most(fmt::format("per-step model {} below the block band f(γ)", a.name), cost::overhead_ratio(g), s.ratio());
-    ctx.findings.push_back(fmt::format("per-step model {}: overhead {:.2f}% of the baseline step vs {:.1f}% reported "
-                                       "(difference {:+.2f} points; nothing fitted)",
-                                       a.name, 100 * s.ratio(), 100 * a.reported, 100 * (s.ratio() - a.reported)));
-  }
-  ctx.out.write_csv("data_step_model.csv", st);
-
-  // Measured orders of rules::deployed.
-  const int m = ctx.opts.quick ? 64 : 128, N = ctx.opts.quick ? 256 : 512, reps = ctx.opts.quick ? 3 : 5;
-  CsvTable tt{{"n_over_m", "n", "m", "N", "time_gram_s", "time_through_n_s", "ratio_gram_over_through", "dispatch"}, {}};
+Timing time_orders(ExperimentContext& ctx, int m, int N, int reps) {
+  Timing t;
+  t.m = m;
+  t.N = N;
+  t.reps = reps;
   Stream s(derive_seed(ctx.opts.seed, "T14/time"), 0, Purpose::aux);
   std::vector<double> ratios, xs;
   for (double r : {0.25, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0, 8.0}) {
@@ -152,44 +137,32 @@ static void t14_cost(ExperimentContext& ctx) {
     Mat Mg = M, Mt = M;
     const double tg = min_time(reps, [&] { rules::deployed(Mg, D, Xh, 0.9, 0.4, rules::Order::gram); });
     const double tn = min_time(reps, [&] { rules::deployed(Mt, D, Xh, 0.9, 0.4, rules::Order::through_n); });
-    tt.add({r, n, m, N, tg, tn, tg / tn,
-            std::string(rules::dispatch(n, m) == rules::Order::gram ? "gram" : "through-N")});
+    t.table.add({r, n, m, N, tg, tn, tg / tn,
+                 std::string(rules::dispatch(n, m) == rules::Order::gram ? "gram" : "through-N")});
     xs.push_back(r);
     ratios.push_back(tg / tn);
   }
-  ctx.out.write_csv("data_timing.csv", tt);
-  double crossover = -1;  // first n/m where the Gram/through-N ratio crosses 1 (log-linear)
-  for (std::size_t i = 1; i < xs.size() && crossover < 0; ++i)
+  for (std::size_t i = 1; i < xs.size() && t.crossover < 0; ++i)
     if (ratios[i - 1] < 1 && ratios[i] >= 1) {
       const double a = std::log(ratios[i - 1]), b = std::log(ratios[i]);
-      crossover = std::exp(std::log(xs[i - 1]) + (std::log(xs[i]) - std::log(xs[i - 1])) * (-a) / (b - a));
+      t.crossover = std::exp(std::log(xs[i - 1]) + (std::log(xs[i]) - std::log(xs[i - 1])) * (-a) / (b - a));
     }
-  const double full_count_crossover = 2.0 * N / (N + m);
-  // Timings depend on the machine and its load: a finding, never a check.
-  ctx.findings.push_back(
-      crossover < 0 ? fmt::format("measured Gram/through-N crossover not inside n/m ∈ [0.25, 8] (m = {}, N = {})", m, N)
-                    : fmt::format("measured Gram/through-N crossover at n/m = {:.2f} (m = {}, N = {}, minimum of {} "
-                                  "runs) vs 2 (leading terms) and {:.2f} (full single-layer counts)",
-                                  crossover, m, N, reps, full_count_crossover));
+  return t;
+}
 
-  ctx.params = {{"architectures", models},
-                {"L", 24}, {"V", 32000}, {"L_seq", 2048}, {"B", 256}, {"N_step", Nstep},
-                {"timing", {{"m", m}, {"N", N}, {"reps", reps}, {"statistic", "minimum over reps"},
-                            {"measured_crossover_n_over_m", crossover < 0 ? nlohmann::json(nullptr) : nlohmann::json(crossover)},
-                            {"predicted_leading_terms", 2.0}, {"predicted_full_single_layer_counts", full_count_crossover},
-                            {"threads", "Eigen single-threaded"}}}};
-
+/// The measured orders against the count ratio, and the f(γ) band against the per-step model.
+void figures(ExperimentContext& ctx, const Timing& t) {
   Figure ft;
   ft.name = "orders-timing";
   ft.title = fmt::format("T14 measured time of rules::deployed, Gram / through-N (m = {}, N = {}); crossover {}",
-                         m, N, crossover < 0 ? std::string("not in range") : fmt::format("{:.2f}", crossover));
+                         t.m, t.N, t.crossover < 0 ? std::string("not in range") : fmt::format("{:.2f}", t.crossover));
   ft.xlabel = "n / m";
   ft.ylabel = "time(Gram) / time(through-N)";
   ft.logx = ft.logy = true;
   ft.extra = {"set arrow from 2, graph 0 to 2, graph 1 nohead dt 2 lc rgb 'gray40'"};
   ft.series = {{"data_timing.csv", "n_over_m", "ratio_gram_over_through", "", "measured", "linespoints", ""}};
   ft.functions = {"1 title 'equal time' lc rgb 'gray40'",
-                  fmt::format("(2*x*x*{0} + 2*x*x)/(4*x*{0}) title 'count ratio (2n²N + 2mn²)/4mnN' dt 3", N)};
+                  fmt::format("(2*x*x*{0} + 2*x*x)/(4*x*{0}) title 'count ratio (2n²N + 2mn²)/4mnN' dt 3", t.N)};
   ctx.out.figure(ft);
 
   Figure fb;
@@ -202,6 +175,62 @@ static void t14_cost(ExperimentContext& ctx) {
                {"data_step_model.csv", "gamma", "paper_ratio", "", "reported (paper)", "points", ""}};
   fb.functions = {"(6+4*x)/(24+18*x) title 'f(γ)' lw 2", "4.0/18 title '4/18' dt 2"};
   ctx.out.figure(fb);
+}
+
+}  // namespace
+
+static void t14_cost(ExperimentContext& ctx) {
+  // ---- Set-up: the paper's step shape and the timing sizes ----
+  const double Nstep = 256.0 * 2048;
+  const int m = ctx.opts.quick ? 64 : 128, N = ctx.opts.quick ? 256 : 512, reps = ctx.opts.quick ? 3 : 5;
+
+  // ---- Simulate: the per-step model of each architecture; the measured orders of rules::deployed ----
+  std::vector<cost::StepModel> steps;
+  for (const auto& a : kArchs) steps.push_back(cost::step_model(24, a.d, a.d_ffn, 32000, 2048, Nstep));
+  const Timing timing = time_orders(ctx, m, N, reps);
+
+  // ---- Check: the closed forms, then each step model below the block band ----
+  closed_forms(ctx);
+  for (std::size_t i = 0; i < kArchs.size(); ++i) {
+    const Arch& a = kArchs[i];
+    // The model's claim that these finite-scale effects keep the step below the block band.
+    ctx.checks.at_most(fmt::format("per-step model {} below the block band f(γ)", a.name),
+                       cost::overhead_ratio(a.d_ffn / a.d), steps[i].ratio());
+  }
+
+  // ---- Record: step-model and timing tables, findings, params, figures ----
+  CsvTable st{{"model", "d", "d_ffn", "gamma", "baseline_linear", "baseline_attention", "baseline_head", "overhead",
+               "model_ratio", "paper_ratio", "difference_points", "f_gamma"}, {}};
+  nlohmann::json models = nlohmann::json::array();
+  for (std::size_t i = 0; i < kArchs.size(); ++i) {
+    const Arch& a = kArchs[i];
+    const cost::StepModel& s = steps[i];
+    const double g = a.d_ffn / a.d;
+    st.add({std::string(a.name), a.d, a.d_ffn, g, s.baseline_linear, s.baseline_attention, s.baseline_head, s.overhead,
+            s.ratio(), a.reported, 100 * (s.ratio() - a.reported), cost::overhead_ratio(g)});
+    models.push_back({{"model", a.name}, {"model_ratio", s.ratio()}, {"paper_ratio", a.reported},
+                      {"difference_points", 100 * (s.ratio() - a.reported)}});
+    ctx.findings.push_back(fmt::format("per-step model {}: overhead {:.2f}% of the baseline step vs {:.1f}% reported "
+                                       "(difference {:+.2f} points; nothing fitted)",
+                                       a.name, 100 * s.ratio(), 100 * a.reported, 100 * (s.ratio() - a.reported)));
+  }
+  ctx.out.write_csv("data_step_model.csv", st);
+  ctx.out.write_csv("data_timing.csv", timing.table);
+  const double crossover = timing.crossover;
+  const double full_count_crossover = 2.0 * N / (N + m);
+  // Timings depend on the machine and its load: a finding, never a check.
+  ctx.findings.push_back(
+      crossover < 0 ? fmt::format("measured Gram/through-N crossover not inside n/m ∈ [0.25, 8] (m = {}, N = {})", m, N)
+                    : fmt::format("measured Gram/through-N crossover at n/m = {:.2f} (m = {}, N = {}, minimum of {} "
+                                  "runs) vs 2 (leading terms) and {:.2f} (full single-layer counts)",
+                                  crossover, m, N, reps, full_count_crossover));
+  ctx.params = {{"architectures", models},
+                {"L", 24}, {"V", 32000}, {"L_seq", 2048}, {"B", 256}, {"N_step", Nstep},
+                {"timing", {{"m", m}, {"N", N}, {"reps", reps}, {"statistic", "minimum over reps"},
+                            {"measured_crossover_n_over_m", crossover < 0 ? nlohmann::json(nullptr) : nlohmann::json(crossover)},
+                            {"predicted_leading_terms", 2.0}, {"predicted_full_single_layer_counts", full_count_crossover},
+                            {"threads", "Eigen single-threaded"}}}};
+  figures(ctx, timing);
 }
 
 const Registrar registration{{

@@ -82,6 +82,25 @@ struct RawMoments {
 };
 RawMoments raw_moments(const KeySampler& law, long long N, std::uint64_t seed);
 
+/// One variant's runs: the transport of the eigenvectors and spikes, the tracking buffer, and
+/// the predictions it is read against (M*v_j, and EMA's target Gv_j).
+struct VariantRun {
+  const Variant* v;
+  McResult transport, tracking;
+  Vec Mv;  ///< M*v_j, M* = G(μI + S)^{-1}
+  Vec Gv;  ///< Gv_j: the EMA buffer's target along v_j
+};
+
+/// A variant's transport, spike and tracking checks (checks.cpp).
+void check_variant(ExperimentContext& ctx, const VariantRun& run, const Mat& B1, const std::vector<double>& scales);
+
+/// The four tracking-figure directions, chosen from predictions only: the largest |M*v_j| in
+/// each quarter of the spectrum.
+std::vector<int> shown_directions(const Vec& Mv);
+
+/// data_rates.csv, data_components.csv, data_tracking_normalized.csv, data_mixture.csv (tables.cpp).
+void write_tables(ExperimentContext& ctx, const KeySampler& law, const std::vector<VariantRun>& runs, const Mat& B1);
+
 /// The figures (figures.cpp).
 void figures(ExperimentContext& ctx, const KeySampler& law, const std::vector<int>& shown);
 

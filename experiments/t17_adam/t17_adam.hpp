@@ -92,6 +92,9 @@ void against_rotation_or_ema(Checks& checks, double predicted, double unrotated,
 /// central differences of the same sum (experiments/sensitivity.hpp), λ̂ scaled together.
 Checks& contraction_sensitivity(Checks& checks, const Model& md, const Vec& w, const Mat& V, int k);
 
+/// The tables, params and the dependent-stream finding (tables.cpp).
+void record(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec& se, long long R);
+
 /// The figures (figures.cpp).
 void figures(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec& se);
 

@@ -44,138 +44,23 @@
 //    check's to find. Being one-sided it is refute-only: passing, it is no evidence of
 //    flatness. The median slope and its order-statistics interval are reported.
 // η = 0.01 (outside the basin) is reported as a finding: its paired excess over the basin.
-#include <boost/math/distributions/students_t.hpp>
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "akm/check/equivalence.hpp"
-#include "akm/check/paired.hpp"
 #include "akm/check/trend.hpp"
-#include "akm/problems/protocol.hpp"
-#include "training_common.hpp"
+#include "t19_eta.hpp"
 
 namespace akm::exp {
 
-namespace {
-
-// [tab:eta-sweep] the paper's basin, its spread and the cost of leaving it
-const std::vector<double> kEtas{0.01, 0.1, 0.3, 0.5, 0.7, 0.99};
-constexpr std::size_t kBasin = 1;  // kEtas[1..5] = 0.10 … 0.99, the paper's [0.10, 0.99]
-constexpr double kPaperSpread = 0.015;                                      // nats
-constexpr double kPaperBasinMean = (3.029 + 3.034 + 3.035 + 3.035 + 3.020) / 5;  // 3.0306 nats
-constexpr double kPaperOutside = 3.063;                                     // η = 0.01
-constexpr double kMarginRatio = kPaperSpread / (kPaperOutside - kPaperBasinMean);  // ρ ≈ 0.463
-constexpr double kTuningEta = 0.4;    // the recipe's η [app:hp-sweep]
-constexpr double kAlphaEquiv = 0.05;  // TOST level: a (1 − 2α_e) = 90% interval
-constexpr double kDesignTarget = 0.9;  // assurance and trend power (the ledger's power floor)
-constexpr int kMaxSeeds = 40;          // the design's cost ceiling
-constexpr int kQuickSeeds = 6;
-constexpr double kDivergedDiff = 1e6;  // a basin pair with a diverged run: in margins, refutes
-
-double t_quantile(int dof, double upper_tail) {
-  boost::math::students_t t(dof);
-  return boost::math::quantile(boost::math::complement(t, upper_tail));
-}
-
-std::vector<double> basin_etas() { return {kEtas.begin() + kBasin, kEtas.end()}; }
-
-// Mean and sd that stay meaningful with a diverged run among the values: sd = +∞ then.
-std::pair<double, double> finite_mean_sd(const std::vector<double>& v) {
-  for (double x : v)
-    if (!std::isfinite(x)) return {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
-  return training::mean_sd(v);
-}
-
-// One optimizer on one task: its tuning, pilot design and evaluation.
-struct Study {
-  const training::TaskSpec* task = nullptr;
-  std::string opt;
-  SeedPlan plan;
-  Tuning tuning;
-  double lr = 0;
-  std::vector<std::vector<double>> pilot;  // [η][tuning seed]
-  double degradation = 0;                  // D: median over tuning seeds of L(0.01) − basin mean
-  bool margin_derived = false;
-  double margin = 0;                  // nats
-  std::vector<double> pair_sd;        // pilot sd of each basin pair difference, in margins
-  double rise_sd = 0;                 // pilot sd of a seed's basin rise, in margins
-  double p_flat = 0.5, p_monotone = 0.5;  // P(a seed's rise < 1 margin | flat), P(> 1 | monotone)
-  std::vector<std::vector<double>> L;     // [η][evaluation seed]
-};
-
-// L[e][s] for every η and seed, each (η, seed) training in parallel into its own slot.
-std::vector<std::vector<double>> sweep(const Study& st, int steps, const std::vector<std::uint64_t>& seeds, int threads) {
-  const std::size_t n = seeds.size();
-  const auto finals = training::parallel_units<double>(kEtas.size() * n, threads, [&](std::size_t u) {
-    TrainConfig c = training::config(st.opt, st.lr, steps, seeds[u % n]);
-    c.eta = kEtas[u / n];
-    const auto r = training::run(*st.task, c);
-    return r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
-  });
-  std::vector<std::vector<double>> L(kEtas.size(), std::vector<double>(n));
-  for (std::size_t e = 0; e < kEtas.size(); ++e)
-    for (std::size_t s = 0; s < n; ++s) L[e][s] = finals[e * n + s];
-  return L;
-}
-
-double basin_mean(const std::vector<std::vector<double>>& L, std::size_t s) {
-  double b = 0;
-  for (std::size_t e = kBasin; e < kEtas.size(); ++e) b += L[e][s];
-  return b / static_cast<double>(kEtas.size() - kBasin);
-}
-
-std::vector<double> rises(const std::vector<std::vector<double>>& L, double margin) {
-  std::vector<double> r(L[0].size());
-  for (std::size_t s = 0; s < r.size(); ++s) {
-    std::vector<double> y;
-    for (std::size_t e = kBasin; e < kEtas.size(); ++e) y.push_back(L[e][s]);
-    r[s] = least_squares_rise(basin_etas(), y) / margin;
-  }
-  return r;
-}
-
-// The pilot's design quantities of a study (header, design 2–3).
-void design(Study& st, double tuned_loss) {
-  const auto& P = st.pilot;
-  std::vector<double> excess(P[0].size());
-  for (std::size_t k = 0; k < excess.size(); ++k) excess[k] = P[0][k] - basin_mean(P, k);
-  st.degradation = median_of(excess);
-  st.margin_derived = std::isfinite(st.degradation) && st.degradation > 0;
-  const double fallback = std::isfinite(st.degradation) && st.degradation != 0 ? std::abs(st.degradation) : tuned_loss;
-  st.margin = kMarginRatio * (st.margin_derived ? st.degradation : fallback);
-  for (std::size_t a = kBasin; a < kEtas.size(); ++a)
-    for (std::size_t b = a + 1; b < kEtas.size(); ++b) {
-      std::vector<double> d(excess.size());
-      for (std::size_t k = 0; k < d.size(); ++k) d[k] = (P[a][k] - P[b][k]) / st.margin;
-      st.pair_sd.push_back(finite_mean_sd(d).second);
-    }
-  st.rise_sd = finite_mean_sd(rises(P, st.margin)).second;
-  // The monotone alternative: the basin rises by the whole degradation, 1/ρ margins.
-  st.p_flat = 1.0 - exceed_probability(0.0, st.rise_sd, 1.0);
-  st.p_monotone = exceed_probability(1.0 / kMarginRatio, st.rise_sd, 1.0);
-}
-
-// Assurance of an optimizer's equivalence check with n seeds: the pilot's sds over √n.
-double assurance_at(const std::vector<Study*>& studies, int n) {
-  std::vector<double> ses;
-  for (const Study* st : studies)
-    for (double sd : st->pair_sd) ses.push_back(sd / std::sqrt(static_cast<double>(n)));
-  return equivalence_assurance(ses, 1.0, t_quantile(n - 1, kAlphaEquiv));
-}
-
-// Power of the trend checks against the monotone alternative: the weakest task's.
-double power_at(const std::vector<Study*>& studies, int n, double level) {
-  double p = 1.0;
-  for (const Study* st : studies) p = std::min(p, sign_test_power(n, level, st->p_monotone));
-  return p;
-}
-
-}  // namespace
-
 static void t19_eta(ExperimentContext& ctx) {
   using namespace training;
+  using namespace t19;
+  // ---- Set-up: budgets, optimizers, tasks, the trend checks' level ----
   ctx.kind = ClaimKind::Empirical;  // the paper's training-time observation, on a small proxy
   const int steps = ctx.opts.quick ? 150 : 600;
   const std::vector<std::string> opts{"ak-sgd", "ak-adamw"};
@@ -187,16 +72,7 @@ static void t19_eta(ExperimentContext& ctx) {
   const int trend_checks = static_cast<int>(opts.size() * task_list.size());
   const double level = ctx.opts.family_alpha / trend_checks;  // what Checks::finalize gives each sign check
 
-  CsvTable tuning{{"task", "optimizer", "lr", "median_final", "diverged_tuning_seeds", "chosen"}, {}};
-  CsvTable designs{{"task", "optimizer", "lr", "degradation", "margin", "margin_derived", "rise_sd", "p_flat",
-                    "p_monotone", "max_pair_sd"}, {}};
-  CsvTable tab{{"curve", "task", "optimizer", "eta", "lr", "mean_final", "sd_final", "median_final", "diverged",
-                "paired_diff", "paired_se", "margin"}, {}};
-  CsvTable pairs{{"task", "optimizer", "eta_a", "eta_b", "mean_diff", "se", "margin", "lower", "upper"}, {}};
-  CsvTable trend{{"task", "optimizer", "seed", "rise_nats", "rise_margins"}, {}};
-  nlohmann::json design_json = nlohmann::json::object();
-
-  // 1–2. Tuning and the pilot sweep on the tuning seeds, every study.
+  // ---- Simulate: 1–2 tuning and the pilot sweep on the tuning seeds, every study ----
   std::map<std::string, std::vector<Study>> studies;
   for (const auto& opt : opts)
     for (const auto& t : task_list) {
@@ -214,22 +90,12 @@ static void t19_eta(ExperimentContext& ctx) {
                               return r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
                             });
       st.lr = grid[st.tuning.chosen];
-      for (std::size_t c = 0; c < st.tuning.candidates.size(); ++c)
-        tuning.add({t.name, opt, grid[st.tuning.candidates[c]], st.tuning.scores[c].median,
-                    st.tuning.scores[c].diverged, c == st.tuning.best});
-      ctx.checks.exact(fmt::format("tuning/{}/{}: chosen rate inside the grid", t.name, opt), 1.0,
-                       st.tuning.chosen > 0 && st.tuning.chosen + 1 < grid.size() ? 1.0 : 0.0).design();
       st.pilot = sweep(st, steps, st.plan.tuning, ctx.opts.threads);
       design(st, st.tuning.scores[st.tuning.best].median);
-      ctx.checks.exact(fmt::format("margin/{}/{}: η = 0.01 degrades the tuned loss on the tuning seeds (D > 0)",
-                                   t.name, opt), 1.0, st.margin_derived ? 1.0 : 0.0).design();
-      designs.add({t.name, opt, st.lr, st.degradation, st.margin, st.margin_derived, st.rise_sd, st.p_flat,
-                   st.p_monotone, *std::max_element(st.pair_sd.begin(), st.pair_sd.end())});
       studies[opt].push_back(std::move(st));
     }
-
   // 3. Seeds from the design, per optimizer; then the evaluation sweep on them.
-  std::map<std::string, int> seeds_of;
+  std::map<std::string, OptDesign> designs_of;
   for (const auto& opt : opts) {
     std::vector<Study*> sts;
     for (auto& st : studies[opt]) sts.push_back(&st);
@@ -246,79 +112,99 @@ static void t19_eta(ExperimentContext& ctx) {
           break;
         }
     }
-    seeds_of[opt] = n;
-    const double assurance = assurance_at(sts, n), power = power_at(sts, n, level);
-    design_json[opt] = {{"evaluation_seeds", n}, {"assurance", assurance}, {"power_monotone", power},
-                        {"level", level}, {"smallest_p", sign_test_min_p(n)},
-                        {"q_equivalence", t_quantile(n - 1, kAlphaEquiv)},
-                        {"q_refute", t_quantile(n - 1, ctx.opts.family_alpha / (2 * n_diffs))}};
-    ctx.findings.push_back(fmt::format(
-        "design/{}: {} evaluation seeds per task (rates tuned with an equal budget of {} on {} tuning seeds); "
-        "assurance {:.3f} (the chance to establish flatness if every basin difference is 0) and power {:.3f} "
-        "against the monotone alternative (the basin rising by the whole η = 0.01 degradation), target {}{}",
-        opt, n, grid.size(), tuning_seeds, assurance, power, kDesignTarget,
-        assurance >= kDesignTarget && power >= kDesignTarget ? ""
-                                                             : ": below target, so a verdict is unlikely by design "
-                                                               "(the ledger reads the design as INCONCLUSIVE)"));
+    designs_of[opt] = {n, assurance_at(sts, n), power_at(sts, n, level), t_quantile(n - 1, kAlphaEquiv),
+                       t_quantile(n - 1, ctx.opts.family_alpha / (2 * n_diffs))};
     for (auto& st : studies[opt]) {
       st.plan = seed_plan(ctx.opts.seed, "eta/" + st.task->name + "/" + opt,
                           ProtocolSpec{static_cast<int>(grid.size()), tuning_seeds, n});
       st.L = sweep(st, steps, st.plan.evaluation, ctx.opts.threads);
     }
   }
+  // What the evaluation seeds show, per study.
+  std::map<std::string, std::vector<Outcome>> outcomes;
+  for (const auto& opt : opts)
+    for (const Study& st : studies[opt])
+      outcomes[opt].push_back(
+          evaluate(st, designs_of[opt], derive_seed(ctx.opts.seed, "eta/trend/" + st.task->name + "/" + opt)));
 
-  // Checks and findings, from the evaluation seeds only.
-  for (const auto& opt : opts) {
-    const int n = seeds_of[opt];
-    const double q_refute = design_json[opt]["q_refute"], q_equiv = design_json[opt]["q_equivalence"];
-    std::vector<double> diff_m, diff_se;  // in margins
+  // ---- Check: the design (rate inside the grid, a degradation to measure against); then per
+  // optimizer the trend of every task and the equivalence, from the evaluation seeds only ----
+  for (const auto& opt : opts)
     for (const Study& st : studies[opt]) {
+      const std::string& tn = st.task->name;
+      ctx.checks.exact(fmt::format("tuning/{}/{}: chosen rate inside the grid", tn, opt), 1.0,
+                       st.tuning.chosen > 0 && st.tuning.chosen + 1 < grid.size() ? 1.0 : 0.0).design();
+      ctx.checks.exact(fmt::format("margin/{}/{}: η = 0.01 degrades the tuned loss on the tuning seeds (D > 0)",
+                                   tn, opt), 1.0, st.margin_derived ? 1.0 : 0.0).design();
+    }
+  for (const auto& opt : opts) {
+    const OptDesign& dz = designs_of[opt];
+    std::vector<double> diff_m, diff_se;  // in margins
+    for (std::size_t k = 0; k < studies[opt].size(); ++k) {
+      const Study& st = studies[opt][k];
+      const Outcome& o = outcomes[opt][k];
+      for (const Outcome::Pair& p : o.pairs) diff_m.push_back(p.dm / st.margin), diff_se.push_back(p.dse / st.margin);
+      ctx.checks.sign(fmt::format("trend/{}/{}: rise of the loss across η ∈ [0.10, 0.99] below one margin",
+                                  st.task->name, opt),
+                      o.below, o.above, std::clamp(st.p_flat, std::nextafter(0.5, 1.0), 1.0))
+          .refute_only();  // one-sided: it can refute flatness, only the equivalence check supports it
+    }
+    mc_equivalent(ctx.checks,
+                  fmt::format("{}: final loss flat within ±margin over η ∈ [0.10, 0.99] on every task "
+                              "(10 paired basin differences × 3 tasks, in margins)", opt),
+                  1.0, diff_m, diff_se, dz.q_refute, dz.q_equiv, kAlphaEquiv);
+  }
+
+  // ---- Record: the tables, the design and per-study findings, params, figures ----
+  CsvTable tuning{{"task", "optimizer", "lr", "median_final", "diverged_tuning_seeds", "chosen"}, {}};
+  CsvTable designs{{"task", "optimizer", "lr", "degradation", "margin", "margin_derived", "rise_sd", "p_flat",
+                    "p_monotone", "max_pair_sd"}, {}};
+  for (const auto& opt : opts)
+    for (const Study& st : studies[opt]) {
+      for (std::size_t c = 0; c < st.tuning.candidates.size(); ++c)
+        tuning.add({st.task->name, opt, grid[st.tuning.candidates[c]], st.tuning.scores[c].median,
+                    st.tuning.scores[c].diverged, c == st.tuning.best});
+      designs.add({st.task->name, opt, st.lr, st.degradation, st.margin, st.margin_derived, st.rise_sd, st.p_flat,
+                   st.p_monotone, *std::max_element(st.pair_sd.begin(), st.pair_sd.end())});
+    }
+  nlohmann::json design_json = nlohmann::json::object();
+  for (const auto& opt : opts) {
+    const OptDesign& dz = designs_of[opt];
+    const int n = dz.seeds;
+    design_json[opt] = {{"evaluation_seeds", n}, {"assurance", dz.assurance}, {"power_monotone", dz.power},
+                        {"level", level}, {"smallest_p", sign_test_min_p(n)},
+                        {"q_equivalence", dz.q_equiv}, {"q_refute", dz.q_refute}};
+    ctx.findings.push_back(fmt::format(
+        "design/{}: {} evaluation seeds per task (rates tuned with an equal budget of {} on {} tuning seeds); "
+        "assurance {:.3f} (the chance to establish flatness if every basin difference is 0) and power {:.3f} "
+        "against the monotone alternative (the basin rising by the whole η = 0.01 degradation), target {}{}",
+        opt, n, grid.size(), tuning_seeds, dz.assurance, dz.power, kDesignTarget,
+        dz.assurance >= kDesignTarget && dz.power >= kDesignTarget ? ""
+                                                                   : ": below target, so a verdict is unlikely by design "
+                                                                     "(the ledger reads the design as INCONCLUSIVE)"));
+  }
+  CsvTable tab{{"curve", "task", "optimizer", "eta", "lr", "mean_final", "sd_final", "median_final", "diverged",
+                "paired_diff", "paired_se", "margin"}, {}};
+  CsvTable pairs{{"task", "optimizer", "eta_a", "eta_b", "mean_diff", "se", "margin", "lower", "upper"}, {}};
+  CsvTable trend{{"task", "optimizer", "seed", "rise_nats", "rise_margins"}, {}};
+  for (const auto& opt : opts) {
+    const OptDesign& dz = designs_of[opt];
+    const int n = dz.seeds;
+    for (std::size_t k = 0; k < studies[opt].size(); ++k) {
+      const Study& st = studies[opt][k];
+      const Outcome& o = outcomes[opt][k];
       const auto& L = st.L;
       const std::string& tn = st.task->name;
-      std::vector<double> exc_m(kEtas.size()), exc_se(kEtas.size());
       for (std::size_t e = 0; e < kEtas.size(); ++e) {
-        std::vector<double> d(n);
-        for (int s = 0; s < n; ++s) d[s] = L[e][s] - basin_mean(L, s);
-        const auto [dm, dsd] = finite_mean_sd(d);
-        exc_m[e] = dm, exc_se[e] = dsd / std::sqrt(double(n));
         const auto [fm, fsd] = finite_mean_sd(L[e]);
         const auto diverged = std::count_if(L[e].begin(), L[e].end(), [](double x) { return !std::isfinite(x); });
-        tab.add({tn + "/" + opt, tn, opt, kEtas[e], st.lr, fm, fsd, median_of(L[e]), diverged, dm, exc_se[e],
-                 st.margin});
+        tab.add({tn + "/" + opt, tn, opt, kEtas[e], st.lr, fm, fsd, median_of(L[e]), diverged, o.exc_m[e],
+                 o.exc_se[e], st.margin});
       }
-      double worst_upper = 0;
-      for (std::size_t a = kBasin; a < kEtas.size(); ++a)
-        for (std::size_t b = a + 1; b < kEtas.size(); ++b) {
-          std::vector<double> d(n);
-          for (int s = 0; s < n; ++s) d[s] = L[a][s] - L[b][s];
-          auto [dm, dsd] = finite_mean_sd(d);
-          double dse = dsd / std::sqrt(double(n));
-          if (!std::isfinite(dm) || !std::isfinite(dse)) dm = kDivergedDiff * st.margin, dse = 0;
-          pairs.add({tn, opt, kEtas[a], kEtas[b], dm, dse, st.margin, std::abs(dm) - q_refute * dse,
-                     std::abs(dm) + q_equiv * dse});
-          diff_m.push_back(dm / st.margin);
-          diff_se.push_back(dse / st.margin);
-          worst_upper = std::max(worst_upper, (std::abs(dm) + q_equiv * dse) / st.margin);
-        }
-      std::vector<double> basin_losses;  // every basin η and seed: the mean and the median (heavy tails)
-      for (std::size_t e = kBasin; e < kEtas.size(); ++e) basin_losses.insert(basin_losses.end(), L[e].begin(), L[e].end());
-      const double basin_loss_mean = finite_mean_sd(basin_losses).first;
-      // The trend: each seed's rise across the basin, against +1 margin (a sign check).
-      const std::vector<double> r = rises(L, st.margin);
-      int below = 0, above = 0;
-      for (int s = 0; s < n; ++s) {
-        below += r[s] < 1.0, above += r[s] > 1.0;
-        trend.add({tn, opt, s, r[s] * st.margin, r[s]});
-      }
-      ctx.checks.sign(fmt::format("trend/{}/{}: rise of the loss across η ∈ [0.10, 0.99] below one margin", tn, opt),
-                      below, above, std::clamp(st.p_flat, std::nextafter(0.5, 1.0), 1.0))
-          .refute_only();  // one-sided: it can refute flatness, only the equivalence check supports it
-      // The median rise and its interval, as the paired difference r⁺ − r⁻ (a rise of ±∞ from a
-      // diverged run is a divergence on one side, which paired_compare orders correctly).
-      std::vector<double> up(n), down(n);
-      for (int s = 0; s < n; ++s) up[s] = std::max(r[s], 0.0), down[s] = std::max(-r[s], 0.0);
-      const PairedComparison med = paired_compare(up, down, 2 * kAlphaEquiv, 1000,
-                                                  derive_seed(ctx.opts.seed, "eta/trend/" + tn + "/" + opt));
+      for (const Outcome::Pair& p : o.pairs)
+        pairs.add({tn, opt, kEtas[p.a], kEtas[p.b], p.dm, p.dse, st.margin, std::abs(p.dm) - dz.q_refute * p.dse,
+                   std::abs(p.dm) + dz.q_equiv * p.dse});
+      for (int s = 0; s < n; ++s) trend.add({tn, opt, s, o.rise[s] * st.margin, o.rise[s]});
       const double span = kEtas.back() - kEtas[kBasin];
       ctx.findings.push_back(fmt::format(
           "{}/{} at its tuned lr {:.3g}: basin η ∈ [0.10, 0.99] loss mean {:.4g}, median {:.4g}; margin {:.3g} nats = {:.3f} × the "
@@ -326,17 +212,12 @@ static void t19_eta(ExperimentContext& ctx) {
           "slope of loss in η: median {:+.3g} nats per unit η, 90% interval [{:+.3g}, {:+.3g}] (order statistics), "
           "basin rise {:+.2f} margins; {} of {} seeds rise by more than a margin; η = 0.01 excess over the basin "
           "{:+.3g} ± {:.2g} nats = {:+.2f} margins",
-          tn, opt, st.lr, basin_loss_mean, median_of(basin_losses), st.margin, kMarginRatio, st.degradation, worst_upper,
-          worst_upper <= 1 ? "flat: equivalent" : "not established", med.median * st.margin / span,
-          med.exact_lower * st.margin / span, med.exact_upper * st.margin / span, med.median, above, n, exc_m[0],
-          exc_se[0], exc_m[0] / st.margin));
+          tn, opt, st.lr, o.basin_loss_mean, o.basin_loss_median, st.margin, kMarginRatio, st.degradation,
+          o.worst_upper, o.worst_upper <= 1 ? "flat: equivalent" : "not established", o.med.median * st.margin / span,
+          o.med.exact_lower * st.margin / span, o.med.exact_upper * st.margin / span, o.med.median, o.above, n,
+          o.exc_m[0], o.exc_se[0], o.exc_m[0] / st.margin));
     }
-    mc_equivalent(ctx.checks,
-                  fmt::format("{}: final loss flat within ±margin over η ∈ [0.10, 0.99] on every task "
-                              "(10 paired basin differences × 3 tasks, in margins)", opt),
-                  1.0, diff_m, diff_se, q_refute, q_equiv, kAlphaEquiv);
   }
-
   ctx.out.write_csv("data_tuning.csv", tuning);
   ctx.out.write_csv("data_design.csv", designs);
   ctx.out.write_csv("data_eta.csv", tab);

@@ -1,0 +1,85 @@
+// T19 eta — the parts shared by t19_eta*.cpp: the design constants (tab:eta-sweep), one
+// study (an optimizer on a task: tuning, pilot design, evaluation), the sweeps and the design
+// quantities (study.cpp), and what the evaluation seeds show (evaluate()).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "akm/check/paired.hpp"
+#include "akm/problems/protocol.hpp"
+#include "training_common.hpp"
+
+namespace akm::exp::t19 {
+
+
+// [tab:eta-sweep] the paper's basin, its spread and the cost of leaving it
+inline const std::vector<double> kEtas{0.01, 0.1, 0.3, 0.5, 0.7, 0.99};
+constexpr std::size_t kBasin = 1;  // kEtas[1..5] = 0.10 … 0.99, the paper's [0.10, 0.99]
+constexpr double kPaperSpread = 0.015;                                      // nats
+constexpr double kPaperBasinMean = (3.029 + 3.034 + 3.035 + 3.035 + 3.020) / 5;  // 3.0306 nats
+constexpr double kPaperOutside = 3.063;                                     // η = 0.01
+constexpr double kMarginRatio = kPaperSpread / (kPaperOutside - kPaperBasinMean);  // ρ ≈ 0.463
+constexpr double kTuningEta = 0.4;    // the recipe's η [app:hp-sweep]
+constexpr double kAlphaEquiv = 0.05;  // TOST level: a (1 − 2α_e) = 90% interval
+constexpr double kDesignTarget = 0.9;  // assurance and trend power (the ledger's power floor)
+constexpr int kMaxSeeds = 40;          // the design's cost ceiling
+constexpr int kQuickSeeds = 6;
+constexpr double kDivergedDiff = 1e6;  // a basin pair with a diverged run: in margins, refutes
+
+double t_quantile(int dof, double upper_tail);
+std::vector<double> basin_etas();
+// Mean and sd that stay meaningful with a diverged run among the values: sd = +∞ then.
+std::pair<double, double> finite_mean_sd(const std::vector<double>& v);
+
+// One optimizer on one task: its tuning, pilot design and evaluation.
+struct Study {
+  const training::TaskSpec* task = nullptr;
+  std::string opt;
+  SeedPlan plan;
+  Tuning tuning;
+  double lr = 0;
+  std::vector<std::vector<double>> pilot;  // [η][tuning seed]
+  double degradation = 0;                  // D: median over tuning seeds of L(0.01) − basin mean
+  bool margin_derived = false;
+  double margin = 0;                  // nats
+  std::vector<double> pair_sd;        // pilot sd of each basin pair difference, in margins
+  double rise_sd = 0;                 // pilot sd of a seed's basin rise, in margins
+  double p_flat = 0.5, p_monotone = 0.5;  // P(a seed's rise < 1 margin | flat), P(> 1 | monotone)
+  std::vector<std::vector<double>> L;     // [η][evaluation seed]
+};
+
+// L[e][s] for every η and seed, each (η, seed) training in parallel into its own slot.
+std::vector<std::vector<double>> sweep(const Study& st, int steps, const std::vector<std::uint64_t>& seeds, int threads);
+double basin_mean(const std::vector<std::vector<double>>& L, std::size_t s);
+// The pilot's design quantities of a study (claim.cpp's header, design 2–3).
+void design(Study& st, double tuned_loss);
+// Assurance of an optimizer's equivalence check with n seeds: the pilot's sds over √n.
+double assurance_at(const std::vector<Study*>& studies, int n);
+// Power of the trend checks against the monotone alternative: the weakest task's.
+double power_at(const std::vector<Study*>& studies, int n, double level);
+
+/// An optimizer's design: its evaluation seed count and what the pilot promises at it.
+struct OptDesign {
+  int seeds = 0;
+  double assurance = 0, power = 0, q_equiv = 0, q_refute = 0;
+};
+
+/// What a study's n evaluation seeds show.
+struct Outcome {
+  std::vector<double> exc_m, exc_se;  ///< per η: paired excess over the basin mean (nats) and its se
+  struct Pair {
+    std::size_t a, b;
+    double dm, dse;  ///< paired mean difference L(η_a) − L(η_b) and its se (nats; diverged: kDivergedDiff margins)
+  };
+  std::vector<Pair> pairs;
+  double worst_upper = 0;  ///< largest 90% upper limit of a basin pair, in margins
+  double basin_loss_mean = 0, basin_loss_median = 0;
+  std::vector<double> rise;  ///< each seed's rise across the basin, in margins
+  int below = 0, above = 0;  ///< seeds rising by less / more than a margin
+  PairedComparison med;      ///< the median rise as the paired difference r⁺ − r⁻
+};
+Outcome evaluate(const Study& st, const OptDesign& dz, std::uint64_t seed);
+
+}  // namespace akm::exp::t19
