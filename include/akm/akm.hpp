@@ -128,6 +128,7 @@
 #include "akm/theory/drift.hpp"
 #include "akm/theory/phase.hpp"
 #include "akm/theory/quasistatic.hpp"
+#include "akm/theory/rebound.hpp"
 #include "akm/theory/report.hpp"
 #include "akm/theory/theory.hpp"
 #include "akm/theory/tracking.hpp"
