@@ -112,6 +112,42 @@ TEST(Theory, BandEndpointsZeroTheDiscriminant) {
   EXPECT_FALSE(th::underdamped_band(-0.2).has_value());
 }
 
+TEST(Theory, UnderdampedPredicateMatchesEigenSolver) {
+  // [eq:underdamped-cond] against the reference: Eigen's eigenvalues of the delta-rule map
+  // form a complex pair. Points within 1e-9 (relative) of an edge are skipped: there the
+  // sign of the discriminant is decided by rounding.
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  int inside = 0, outside = 0;
+  for (int k = 0; k < 20000; ++k) {
+    const double det = 0.999 * u(rng) + 1e-4, c = 3.0 * u(rng) + 1e-3;
+    const double alpha_c = 5.0 * u(rng) * u(rng);
+    const double lo = (1 - std::sqrt(det)) * (1 - std::sqrt(det)), hi = (1 + std::sqrt(det)) * (1 + std::sqrt(det));
+    if (std::abs(alpha_c - lo) < 1e-9 * lo || std::abs(alpha_c - hi) < 1e-9 * hi) continue;
+    Eigen::EigenSolver<Mat2> es(th::iter_matrix_ak(alpha_c / c, c, det), false);
+    const bool complex_pair = es.eigenvalues().imag().cwiseAbs().maxCoeff() > 0.0;
+    EXPECT_EQ(th::underdamped(alpha_c, det), complex_pair) << alpha_c << " " << det;
+    (complex_pair ? inside : outside)++;
+  }
+  EXPECT_GT(inside, 1000);  // both sides of the window were exercised
+  EXPECT_GT(outside, 1000);
+  EXPECT_FALSE(th::underdamped(0.5, 0.0));  // det ≤ 0: real eigenvalues for every αc
+  EXPECT_FALSE(th::underdamped(0.5, -0.3));
+}
+
+TEST(Theory, UnderdampedEdgeSlopeIsTheEdgeDerivative) {
+  // d(1 ∓ √b)²/db by a central difference, and the slopes decrease in b (the leading-order
+  // bound of rem:underdamped-typicality takes the slope at the smaller memory β̃).
+  auto edge = [](double b, bool upper) { return upper ? (1 + std::sqrt(b)) * (1 + std::sqrt(b)) : (1 - std::sqrt(b)) * (1 - std::sqrt(b)); };
+  for (double b : {0.01, 0.3, 0.7, 0.95}) {
+    for (bool upper : {false, true}) {
+      const double h = 1e-6, fd = (edge(b + h, upper) - edge(b - h, upper)) / (2 * h);
+      EXPECT_NEAR(th::underdamped_edge_slope(b, upper), std::abs(fd), 1e-6) << b << upper;
+      EXPECT_GT(th::underdamped_edge_slope(b, upper), th::underdamped_edge_slope(b + 0.04, upper));
+    }
+  }
+}
+
 TEST(Theory, MinAlphaRhoIsSqrtDet) {
   EXPECT_DOUBLE_EQ(th::min_alpha_rho(0.81), 0.9);
   // det < 0: tr = 0 (αc = 1 + det) gives eigenvalues ±√|det|.

@@ -182,6 +182,7 @@ static void t04_rates(ExperimentContext& ctx) {
     ctx.out.figure(f);
   }
   counterexample_map(ctx, settings[0]);
+  underdamped_window(ctx, settings);
 
   ctx.out.write_csv("data_trajectory.csv", traj);
   Figure g;

@@ -1,6 +1,6 @@
 // T4 rates — the parts shared by t04_rates*.cpp: the design constants, the arms with their
-// per-direction 2×2 maps [eq:iter-matrices], the observable layout, the Monte-Carlo run and
-// the fixed-α counterexample map (model.cpp).
+// per-direction 2×2 maps [eq:iter-matrices], the observable layout, the Monte-Carlo run,
+// the fixed-α counterexample map (model.cpp) and the underdamped window (underdamped.cpp).
 #pragma once
 #include <array>
 #include <cstddef>
@@ -78,5 +78,10 @@ std::array<std::size_t, kMapMoments> map_moments(int n, int i);
 
 /// The fixed-α counterexample: ρ^Δ/ρ^EMA over (αc, η) for the top spiked direction.
 void counterexample_map(ExperimentContext& ctx, const Setting& s);
+
+/// The explicit underdamped condition [rem:underdamped-typicality] (underdamped.cpp): the
+/// window against the maps' eigenvalues on a declared grid and on T4's spectra (at the
+/// normalized arm's α recorded in params), and the leading-order match at matched (α, β).
+void underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& settings);
 
 }  // namespace akm::exp::t04

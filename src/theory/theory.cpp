@@ -65,6 +65,17 @@ std::optional<std::pair<double, double>> underdamped_band(double det) {
   return std::make_pair((1.0 - s) * (1.0 - s), (1.0 + s) * (1.0 + s));
 }
 
+bool underdamped(double alpha_c, double det) {
+  const auto band = underdamped_band(det);  // [eq:underdamped-cond]
+  return band && alpha_c > band->first && alpha_c < band->second;
+}
+
+double underdamped_edge_slope(double det, bool upper) {
+  // d(1 ± √b)²/db = ±(1 ± √b)/√b [rem:underdamped-typicality].
+  const double s = std::sqrt(det);
+  return (upper ? 1.0 + s : 1.0 - s) / s;
+}
+
 double min_alpha_rho(double det) {
   // [lem:loss-free-det] For det > 0 the minimum √det is attained on the band. For det ≤ 0
   // the eigenvalues are real with product det, and the step αc = 1 + det (tr = 0) gives

@@ -38,6 +38,15 @@ double discriminant(const Mat2& A);
 /// Interval of α·c on which the AK map with determinant `det` is underdamped:
 /// ((1−√det)², (1+√det)²) [eq:underdamped-cond]; nullopt when det ≤ 0 (never underdamped).
 std::optional<std::pair<double, double>> underdamped_band(double det);
+/// The window predicate [eq:underdamped-cond]: the map with determinant `det` (β̃_i for the
+/// delta rule, β for EMA) and step-coupling product α·c is underdamped (a complex pair),
+/// i.e. α·c lies strictly inside underdamped_band(det). Tested against Eigen's eigenvalues.
+bool underdamped(double alpha_c, double det);
+/// |d/d det| of the band's lower (upper = false) or upper edge (1 ∓ √det)²: (1 ∓ √det)/√det.
+/// Both slopes decrease in det on (0, 1], so moving the memory from β̃ = β − ηλ̂ to β moves
+/// each edge by at most slope(β̃)·ηλ̂ (mean value theorem): the leading-order match of the
+/// delta-rule and EMA windows at matched (α, β) [rem:underdamped-typicality]. det > 0.
+double underdamped_edge_slope(double det, bool upper);
 /// min over α of ρ(A) = √det A for det > 0 [lem:loss-free-det]; √|det| for det ≤ 0
 /// (attained at tr A = 0, i.e. αc = 1 + det).
 double min_alpha_rho(double det);
