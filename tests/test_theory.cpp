@@ -14,6 +14,7 @@ namespace {
 
 using akm::Key;
 using akm::Mat2;
+using akm::Mat;
 using akm::Vec;
 namespace th = akm::theory;
 
@@ -183,6 +184,42 @@ TEST(Theory, TransientMeanMatchesIteratedRecursion) {
   for (long long t = 1; t <= 50; ++t) {
     m = bt * m + (1.0 - bt) * target;
     EXPECT_NEAR(th::transient_mean(target, bt, t), m, 1e-13);
+  }
+}
+
+TEST(Theory, DenseFixedPointIsPhiAlongEachEigenvector) {
+  // Independent route: S = UΛUᵀ from a random orthogonal U, then M*u_i = Gu_i/(μ+λ_i)
+  // [eq:dm-eigen] column by column; μ = 0 against an explicit inverse GS^{-1}.
+  std::mt19937 gen(7);
+  std::normal_distribution<double> nd;
+  const int n = 5, m = 3;
+  Mat Z(n, n), G(m, n);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) Z(i, j) = nd(gen);
+  for (int r = 0; r < m; ++r)
+    for (int j = 0; j < n; ++j) G(r, j) = nd(gen);
+  const Mat U = Eigen::HouseholderQR<Mat>(Z).householderQ();
+  Vec lam(n);
+  lam << 4.0, 2.0, 1.0, 0.3, 0.05;
+  const Mat S = U * lam.asDiagonal() * U.transpose();
+  for (double mu : {0.0, 0.01, 0.7, 50.0}) {
+    const Mat Ms = th::fixed_point(G, S, mu);
+    for (int i = 0; i < n; ++i)
+      EXPECT_LT((Ms * U.col(i) - G * U.col(i) / (mu + lam[i])).norm(), 1e-10 * G.norm() / lam[n - 1]);
+  }
+  EXPECT_LT((th::fixed_point(G, S, 0.0) - G * S.inverse()).norm(), 1e-10 * (G * S.inverse()).norm());
+}
+
+TEST(Theory, DenseTransientMeanMatchesIteratedRecursion) {
+  // E[M_t] = βE[M_{t−1}] + η(G − E[M_{t−1}]S) from M_0 = 0 [thm:fixedpoint], iterated.
+  Mat S(3, 3), G(2, 3);
+  S << 2.0, 0.4, 0.1, 0.4, 1.0, -0.2, 0.1, -0.2, 0.5;
+  G << 1.0, -2.0, 0.5, 0.3, 0.7, -1.1;
+  const double beta = 0.95, eta = 0.2;
+  Mat M = Mat::Zero(2, 3);
+  for (long long t = 1; t <= 40; ++t) {
+    M = beta * M + eta * (G - M * S);
+    EXPECT_LT((th::transient_mean(G, S, beta, eta, t) - M).norm(), 1e-12 * (1.0 + M.norm()));
   }
 }
 

@@ -1,5 +1,5 @@
 // T2 targets — [def:wms, def:fms, app:divergent-optima, app:updates-as-sgd, rem:kfac,
-// tab:targets, par:fixed-point]
+// tab:targets, par:fixed-point, rem:kfac-app, rem:normalized-key]
 //
 // Two estimation objectives for the buffer M from pairs (x, δ):
 //   J_w(M) = ½E‖M − δxᵀ‖_F²  [def:wms]  minimized by M_w* = Ḡ        (EMA's target)
@@ -10,7 +10,9 @@
 // are exact at every step: E[M_t] = Ḡ(1 − β^t) (EMA), E[M_t] = ḠΣ^{-1}(I − (I − ηΣ)^t)
 // (pure delta), i.e. E[M_t]u_i = Au_i(1 − (1 − ηλ_i)^t). No Monte-Carlo check needs a bias
 // term. The other claims (sample minimizers, uniform multiples iff Σ = cI, the μ limits of
-// φ_i [tab:targets], the K-FAC input-side factor [rem:kfac]) are deterministic.
+// φ_i [tab:targets], the K-FAC input-side factor [rem:kfac]) are deterministic. The ridge μ's
+// interpolation toward that factor [rem:kfac-app] and the raw and normalized keys side by side
+// [rem:normalized-key] are kfac_app.cpp and normalized_key.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp {
@@ -29,14 +31,15 @@ static void t02_targets(ExperimentContext& ctx) {
   uniform_multiples(ctx);
   mu_limits(ctx, online.spectrum.lambda);
   kfac(ctx, dense);
+  kfac_app(ctx, dense);
 }
 
 const Registrar registration{{
     .id = "T2",
     .slug = "targets",
     .title = "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
-    .labels = "def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac tab:targets "
-              "par:fixed-point",
+    .labels = "rem:normalized-key def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac "
+              "tab:targets par:fixed-point rem:kfac-app",
     .claim = "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
              "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
              "φ_i/φ_j → 1 as μ → ∞",

@@ -14,9 +14,8 @@ Mat matrix_power(const Mat& P, int t) {
 }
 
 // (a) [eq:dm-fixedpoint] at β = 1, M* = ηḠ((1−β)I + ηΣ)^{-1} by an SPD solve, equals the
-// K-FAC input-side factor ḠΣ^{-1} by explicit inversion. [rem:kfac] With F = E[xxᵀ] ⊗ E[δδᵀ]
-// acting on column-major vec(M), F vec(X) = vec(ΓXΣ) (Γ = E[δδᵀ]), so F^{-1}vec(Ḡ) =
-// vec(Γ^{-1}ḠΣ^{-1}): removing the output side Γ leaves the pure-delta fixed point.
+// K-FAC input-side factor ḠΣ^{-1} by explicit inversion, and the factor read off the
+// Kronecker-factored Fisher (kfac_input_factor).
 void kfac_exact(ExperimentContext& ctx, const Dense& d, double eta, const Mat& factor) {
   const int n = d.n();
   constexpr double beta = 1.0;
@@ -27,14 +26,8 @@ void kfac_exact(ExperimentContext& ctx, const Dense& d, double eta, const Mat& f
                          .transpose();
   ctx.checks.exact("kfac/M*(beta=1) = G Sigma^-1 (explicit LU inverse)", 0.0,
                    rel_dist(closed, factor), 0.0, kRel);
-  const Mat gamma = d.A * d.sigma * d.A.transpose() + kNoise * kNoise * Mat::Identity(kM, kM);
-  Mat F(kM * n, kM * n);
-  for (int a = 0; a < n; ++a)
-    for (int b = 0; b < n; ++b) F.block(a * kM, b * kM, kM, kM) = d.sigma(a, b) * gamma;
-  const Vec ng = F.ldlt().solve(Eigen::Map<const Vec>(gbar.data(), gbar.size()));
-  const Mat natural = Eigen::Map<const Mat>(ng.data(), kM, n);
   ctx.checks.exact("kfac/E[dd^T] F^-1 G (natural gradient, output side removed) = M*(beta=1)",
-                   0.0, rel_dist(gamma * natural, closed), 0.0, kRel);
+                   0.0, rel_dist(kfac_input_factor(d), closed), 0.0, kRel);
 }
 
 // (b) The reference rules::pure_delta in the dense basis: E[M_t] = ḠΣ^{-1}(I − (I − ηΣ)^t)
@@ -92,6 +85,21 @@ void kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, const 
 }
 
 }  // namespace
+
+// [rem:kfac] With F = E[xxᵀ] ⊗ E[δδᵀ] acting on column-major vec(M), F vec(X) = vec(ΓXΣ)
+// (Γ = E[δδᵀ]), so F^{-1}vec(Ḡ) = vec(Γ^{-1}ḠΣ^{-1}): removing the output side Γ leaves the
+// input-side factor. Built entry by entry from the Kronecker product, never from Σ^{-1}.
+Mat kfac_input_factor(const Dense& d) {
+  const int n = d.n();
+  const Mat gbar = d.gbar();
+  const Mat gamma = d.A * d.sigma * d.A.transpose() + kNoise * kNoise * Mat::Identity(kM, kM);
+  Mat F(kM * n, kM * n);
+  for (int a = 0; a < n; ++a)
+    for (int b = 0; b < n; ++b) F.block(a * kM, b * kM, kM, kM) = d.sigma(a, b) * gamma;
+  const Vec ng = F.ldlt().solve(Eigen::Map<const Vec>(gbar.data(), gbar.size()));
+  const Mat natural = Eigen::Map<const Mat>(ng.data(), kM, n);
+  return gamma * natural;
+}
 
 void kfac(ExperimentContext& ctx, const Dense& d) {
   const double eta = kEtaLamMax / d.sp.lambda.maxCoeff();

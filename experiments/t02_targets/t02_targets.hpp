@@ -87,5 +87,18 @@ void uniform_multiples(ExperimentContext& ctx);
 void mu_limits(ExperimentContext& ctx, const Vec& lambda);
 /// [rem:kfac]: the pure delta rule reaches the K-FAC input-side factor ḠΣ^{-1}.
 void kfac(ExperimentContext& ctx, const Dense& d);
+/// [rem:kfac]: E[δδᵀ]·F^{-1}Ḡ with F = E[δδᵀ] ⊗ Σ built as a Kronecker product (= ḠΣ^{-1}).
+Mat kfac_input_factor(const Dense& d);
+/// [rem:kfac-app, rem:normalized-key]: the ridge μ's interpolation toward the K-FAC factor,
+/// and the raw and normalized keys side by side (normalized_key.cpp).
+void kfac_app(ExperimentContext& ctx, const Dense& d);
+/// Normalized-key moments of the dense Gaussian law in its basis: Σ̂ = E[x̂x̂ᵀ] and
+/// K̂ = E[‖x‖x̂x̂ᵀ] (so Ĝ = AK̂), exact from the Gaussian-key quadrature.
+struct DenseNormalized {
+  KeyMoments km;
+  Mat sigma_hat, k_hat;
+};
+DenseNormalized dense_normalized(const Dense& d);
+void normalized_key(ExperimentContext& ctx, const Dense& d);
 
 }  // namespace akm::exp::t02

@@ -133,6 +133,16 @@ $$\limsup_{t\to\infty} \|\E[T_{t,i}]\| \;\le\; \frac{\tbeta_i \Delta_i}{1 - \tbe
 Since $\tbeta_i < \beta$ on every direction with positive input density and $t \mapsto t/(1-t)$ is increasing on $[0,1)$, the bound is strictly smaller there, and the relaxation-time ratio is $1 + r_i$.)tex"}},
       {"prop:nc1-main", {"proposition", R"tex(Steady lag under drift)tex", R"tex(If the target of the buffer drifts by at most $\Delta_i$ per step along $u_i$, then $\limsup_t \|\E[T_{t,i}]\| \le \tbeta_i\Delta_i/(1-\tbeta_i)$, against $\beta\Delta_i/(1-\beta)$ for EMA. Since $\tbeta_i < \beta$ on every direction with positive input density and $t \mapsto t/(1-t)$ is increasing, the bound is strictly smaller there, and the relaxation-time ratio is $1 + \eta\lamhat_i/(1-\beta)$.)tex"}},
       {"rem:kfac", {"remark", R"tex(K-FAC connection)tex", R"tex(The Kronecker-factored Fisher approximation of a linear layer is $F \approx \E[\delta\delta^\top] \otimes \E[xx^\top]$, with natural-gradient update $\E[\delta\delta^\top]^{-1}\bar{G}\Sigma_x^{-1}$. The pure delta-rule fixed point $\bar{G}\Sigma_x^{-1}$ is exactly the input-side factor of this Kronecker product, so AK-Momentum implements implicit input-side natural-gradient preconditioning without inverting $\Sigma_x$, at the cost of a single rank-one update per step rather than a layer-wise covariance inversion. The deployed algorithm whitens $\Sighat$ rather than $\Sigx$, so this identification holds up to a scalar factor, given in [cor:fixedpoint-normalized].)tex"}},
+      {"rem:kfac-app", {"remark", R"tex(K-FAC connection)tex", R"tex(The K-FAC approximation of the Fisher information for a linear layer is
+$F \approx \E[\delta\delta^\top]\otimes \E[x x^\top]$, with natural-gradient
+update $\E[\delta\delta^\top]^{-1}\, \Gbar\,\Sigx^{-1}$. The pure delta-rule
+fixed point $\Gbar\,\Sigx^{-1}$ is exactly the input-side factor of this
+Kronecker product. AK-Momentum thus performs implicit input-side
+natural-gradient preconditioning without explicitly computing or inverting
+$\Sigx$, and the regularization parameter $\mu$ provides a numerically stable
+interpolation toward this preconditioner. As in [rem:kfac], the deployed
+algorithm whitens $\Sighat$ rather than $\Sigx$, so this reading holds up to the
+scalar identified in [cor:fixedpoint-normalized] rather than as an identity.)tex"}},
       {"rem:mu-transfer", {"remark", R"tex($\mu$Transfer)tex", R"tex([thm:mup-eta] implies that $\eta$, once tuned at any width, transfers
 without rescaling to any other width. Combined with
 [cor:mup-base-lr], this means the AK-Momentum family is
@@ -148,6 +158,8 @@ to maintain stability we would require $\eta = \Theta(1/n)$, which alters
 the steady-state scaling of $M_t$ and the inherited base-optimizer
 learning-rate rule. The normalized variant avoids these complications
 entirely, and all $\mu$P scalings of the base optimizer carry over verbatim.)tex"}},
+      {"rem:normalized-key", {"remark", R"tex(Normalized-key substitution)tex", R"tex(The results in this section are stated for the original AK-Momentum (eq:dm-factored). Every result from here on depends on the key only through its second moment. For the normalized-key version of AK-Momentum, the whole analysis holds under substituting $\Sigx \to \Sighat$, $\Gbar \to \Ghat$, and $\lambda_i \to \lamhat_i$. Since $\Sighat$ has unit trace, $\lamhat_i$ lies in $[0,1]$ and reads as the directional density of the input rather than its energy ([prop:bounded-sigma-hat]).
+Two places need more than the substitution and we flag them where they occur, which are the convergence point of (eq:dm-fixedpoint-norm) and the trace of (eq:iter-matrices).)tex"}},
       {"rem:underdamped-typicality", {"remark", R"tex(Explicit underdamped condition)tex", R"tex(The discriminant of $A_i^{\mathrm{Delta}}$ is
 $\Delta_i^{\mathrm{Delta}} = (1+\tilde{\beta}_i-\alpha\eta\kappa_i)^2 - 4\tilde{\beta}_i$,
 so the underdamped condition $\Delta_i^{\mathrm{Delta}}<0$ is equivalent to

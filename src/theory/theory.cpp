@@ -27,6 +27,20 @@ double transient_mean(double target, double beta_tilde, long long t) {
   return target * (1.0 - std::pow(beta_tilde, static_cast<double>(t)));
 }
 
+Mat fixed_point(const Mat& G, const Mat& S, double mu) {
+  // M*(μI + S) = G [eq:dm-fixedpoint]: a right solve, transposed into an SPD left solve.
+  const Mat R = mu * Mat::Identity(S.rows(), S.cols()) + S;
+  return R.ldlt().solve(G.transpose()).transpose();
+}
+
+Mat transient_mean(const Mat& G, const Mat& S, double beta, double eta, long long t) {
+  const Eigen::Index n = S.rows();
+  const Mat P = beta * Mat::Identity(n, n) - eta * S;  // E[βI − ηkkᵀ] [eq:transport-lemma]
+  Mat Pt = Mat::Identity(n, n);
+  for (long long s = 0; s < t; ++s) Pt = Pt * P;
+  return fixed_point(G, S, mu(beta, eta)) * (Mat::Identity(n, n) - Pt);
+}
+
 Mat2 iter_matrix_ak(double alpha, double c, double beta_tilde) {
   Mat2 A;  // [eq:loss-free-A]
   A << 1.0 - alpha * c, -alpha * beta_tilde, c, beta_tilde;

@@ -27,6 +27,14 @@ double ratio_r(double beta, double eta, double lam_hat);
 /// E[M_t u_i] for M_0 = 0 along one direction: target·(1 − β̃^t) [thm:fixedpoint transient].
 double transient_mean(double target, double beta_tilde, long long t);
 
+/// M* = G(μI + S)^{-1} in any basis, by an SPD solve: (G, S) = (Ḡ, Σx) for the raw key
+/// [eq:dm-fixedpoint], (Ĝ, Σ̂) for the normalized key [eq:dm-fixedpoint-norm]; μ = 0 is the
+/// Wiener point GS^{-1} (S ≻ 0), the K-FAC input-side factor for (Ḡ, Σx) [rem:kfac].
+Mat fixed_point(const Mat& G, const Mat& S, double mu);
+/// E[M_t] = M*(I − (βI − ηS)^t) from M_0 = 0, the matrix form of transient_mean: the mean
+/// recursion E[M_t] = βE[M_{t−1}] + η(G − E[M_{t−1}]S) is exact because M_{t−1} is
+/// independent of the step-t key [thm:fixedpoint]. M* = fixed_point(G, S, (1−β)/η).
+Mat transient_mean(const Mat& G, const Mat& S, double beta, double eta, long long t);
 /// A^Δ = [[1−αc, −αβ̃],[c, β̃]] on (e_{t,i}, μ_{t−1,i}) [eq:iter-matrices, eq:loss-free-A].
 Mat2 iter_matrix_ak(double alpha, double c, double beta_tilde);
 /// A^EMA = [[1−α(1−β)λ, −αβ],[(1−β)λ, β]] — the EMA buffer sees the raw gradient.

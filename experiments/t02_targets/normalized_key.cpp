@@ -1,0 +1,231 @@
+// T2 targets, the raw and the normalized key side by side on one anisotropic key law
+// [rem:normalized-key, cor:fixedpoint-normalized, rem:kfac-app]. The Gaussian dense law has
+// Σ̂ ≠ Σx/tr Σx (normalizing reweights directions by 1/‖x‖²), so the naive substitution is
+// a distinct rival. The two places the remark flags get what the paper says they need:
+//  - the convergence point [eq:dm-fixedpoint-norm] is Ĝ(μI+Σ̂)^{-1} with Ĝ = E[δx̂ᵀ] = AK̂,
+//    K̂ = E[‖x‖x̂x̂ᵀ]; it is c·(the raw fixed point) only when ‖x‖ = c is deterministic;
+//  - the trace of [eq:iter-matrices] couples the error through ηκ_i, κ_i = u_iᵀK̂u_i, while
+//    the determinant stays β̃_i = β − ηλ̂_i [app:iteration-matrices].
+// Every mean below is exact: the updates are affine in (M, E) and the step-t key is
+// independent of both, so no check needs a bias term.
+#include "t02_targets.hpp"
+
+namespace akm::exp::t02 {
+namespace {
+
+// Side by side: β = 0.99 puts μ_norm = 0.02 near λ̂ of the floor directions, where Σ̂ and
+// Σx/tr Σx differ most; raw η keeps ηλ_max = 0.4.
+constexpr double kSideBeta = 0.99;
+constexpr double kEtaNorm = 0.5;
+const std::vector<int> kSideCheckpoints{25, 100, 400};
+// Deterministic norm ‖x‖ = √n (an RMSNorm output): μ = 2e-4 ≪ λ̂_min reaches the Wiener end.
+constexpr double kDetBeta = 0.9999;
+const std::vector<int> kDetCheckpoints{100, 1000};
+// Closed loop (linear regression, AK-SGD): α·η·κ_max ≈ 0.3, mean-stable on every direction.
+constexpr double kLoopAlpha = 0.2;
+const std::vector<int> kLoopCheckpoints{10, 40};
+
+Mat in_basis(const Mat& U, const Vec& diag) { return U * diag.asDiagonal() * U.transpose(); }
+
+/// Worst entry of a block of Monte-Carlo means against a prediction.
+Eigen::Index worst_entry(const McResult& res, std::size_t offset, const Mat& pred) {
+  Eigen::Index worst = 0;
+  double worst_z = -1;
+  for (Eigen::Index e = 0; e < pred.size(); ++e) {
+    const auto o = static_cast<Eigen::Index>(offset) + e;
+    const double z = std::abs(res.total.mean()[o] - pred(e)) / res.total.stderr_mean()[o];
+    if (z > worst_z) worst_z = z, worst = e;
+  }
+  return worst;
+}
+
+// Each key's buffer on the Gaussian law; observables M_t U (column i = M_t u_i) at every
+// checkpoint, checked per direction against its own formula: raw (Ḡ, Σx), normalized (Ĝ, Σ̂).
+void side_by_side(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk, nlohmann::json& out) {
+  const long long R = trials(ctx, 20000, 2000);
+  const int n = d.n();
+  const Mat& U = d.sp.basis;
+  const Mat ghat = d.A * nk.k_hat, naive = d.sigma / d.sigma.trace();
+  for (const Key key : {Key::raw, Key::normalized}) {
+    const bool raw = key == Key::raw;
+    const double eta = raw ? kEtaLamMax / d.sp.lambda.maxCoeff() : kEtaNorm;
+    const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/" + to_string(key));
+    const std::size_t block = static_cast<std::size_t>(kM) * n;
+    auto kernel = [&](long long trial, double* obs) {
+      Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
+      Mat M = Mat::Zero(kM, n);
+      Vec z(n), x(n), k(n), delta(kM), r(kM);
+      std::size_t cp = 0;
+      for (int t = 1; t <= kSideCheckpoints.back(); ++t) {
+        d.key(keys, z, x);
+        delta.noalias() = d.A * x;
+        for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
+        kern::key_for(key, x, k);
+        kern::ak_step(M, delta, k, kSideBeta, eta, r);
+        if (cp < kSideCheckpoints.size() && t == kSideCheckpoints[cp]) {
+          const Mat MU = M * U;
+          std::copy(MU.data(), MU.data() + block, obs + (cp++) * block);
+        }
+      }
+    };
+    const auto res = monte_carlo(ctx.mc(R, "T2 normalized-key " + to_string(key)),
+                                 kSideCheckpoints.size() * block, kernel);
+    for (std::size_t cp = 0; cp < kSideCheckpoints.size(); ++cp) {
+      const int t = kSideCheckpoints[cp];
+      // Column i = Gu_i φ_i (1 − β̃_i^t): the fixed point and the per-direction rate at once.
+      const Mat pred = raw ? Mat(theory::transient_mean(d.gbar(), d.sigma, kSideBeta, eta, t) * U)
+                           : Mat(theory::transient_mean(ghat, nk.sigma_hat, kSideBeta, eta, t) * U);
+      // Rivals: the raw buffer read with the normalized formula; the normalized buffer with
+      // the naive substitution Σx/tr Σx for Σ̂ (Ĝ kept, so only the key's law differs).
+      const Mat alt = raw ? Mat(theory::transient_mean(ghat, nk.sigma_hat, kSideBeta, eta, t) * U)
+                          : Mat(theory::transient_mean(ghat, naive, kSideBeta, eta, t) * U);
+      for (int i = 0; i < n; ++i)
+        for (int q = 0; q < kM; ++q) {
+          const Eigen::Index e = static_cast<Eigen::Index>(i) * kM + q;
+          ctx.checks.mc(fmt::format("nk/{}/t={}/{}[{}]", to_string(key), t, dir_label(i), q), pred(e),
+                        res.total.estimate(static_cast<Eigen::Index>(cp * block) + e));
+          ctx.checks.against(alt(e), raw ? "normalized formula (Sigma_hat, G_hat)"
+                                         : "Sigma_x/tr Sigma_x in place of Sigma_hat");
+        }
+    }
+    out[to_string(key)] = {{"beta", kSideBeta}, {"eta", eta}, {"mu", theory::mu(kSideBeta, eta)}, {"trials", R}};
+  }
+}
+
+// Keys x = c·x̂ with x̂ the Gaussian law's direction and c = √n deterministic: Σx = c²Σ̂,
+// Ḡ = c²AΣ̂, Ĝ = cAΣ̂, so [eq:dm-fixedpoint-norm] is c × the raw fixed point at η/c², and
+// ≈ c·ḠΣx^{-1} = cA at small μ. The rival drops the scalar c.
+void deterministic_norm(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk,
+                        nlohmann::json& out) {
+  const long long R = trials(ctx, 6000, 600);
+  const int n = d.n();
+  const double c = std::sqrt(static_cast<double>(n));
+  const Mat ghat = c * d.A * nk.sigma_hat, gbar = c * c * d.A * nk.sigma_hat, sigma = c * c * nk.sigma_hat;
+  const double mu = theory::mu(kDetBeta, kEtaNorm);
+  const Mat Mn = theory::fixed_point(ghat, nk.sigma_hat, mu);
+  ctx.checks.exact("nk/det-norm/M*_norm(mu) = c M*_raw(c^2 mu) (cor:fixedpoint-normalized scalar)", 0.0,
+                   rel_dist(Mn, c * theory::fixed_point(gbar, sigma, c * c * mu)), 0.0, kRel);
+  const Mat cK = c * gbar * sigma.inverse();  // c·ḠΣx^{-1}
+  ctx.checks.at_most("nk/det-norm/|M*_norm - c G Sigma_x^-1|/|c G Sigma_x^-1| <= mu/(mu+lambda_hat_min)",
+                     mu / (mu + nk.km.lambda_hat.minCoeff()), rel_dist(Mn, cK));
+  const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/det-norm");
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  auto kernel = [&](long long trial, double* obs) {
+    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
+    Mat M = Mat::Zero(kM, n);
+    Vec z(n), x(n), k(n), delta(kM), r(kM);
+    std::size_t cp = 0;
+    for (int t = 1; t <= kDetCheckpoints.back(); ++t) {
+      d.key(keys, z, x);
+      k = x / x.norm();
+      delta.noalias() = c * (d.A * k);  // δ = A x with x = c x̂
+      for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
+      kern::ak_step(M, delta, k, kDetBeta, kEtaNorm, r);
+      if (cp < kDetCheckpoints.size() && t == kDetCheckpoints[cp])
+        std::copy(M.data(), M.data() + block, obs + (cp++) * block);
+    }
+  };
+  const auto res = monte_carlo(ctx.mc(R, "T2 normalized-key deterministic norm"),
+                               kDetCheckpoints.size() * block, kernel);
+  for (std::size_t cp = 0; cp < kDetCheckpoints.size(); ++cp) {
+    const int t = kDetCheckpoints[cp];
+    const Mat pred = theory::transient_mean(ghat, nk.sigma_hat, kDetBeta, kEtaNorm, t);
+    const Eigen::Index w = worst_entry(res, cp * block, pred);
+    ctx.checks.mc_family(fmt::format("nk/det-norm/t={}/E[M_t] = G_hat (mu I + Sigma_hat)^-1 (I - P^t), worst of {} entries",
+                                     t, block),
+                         pred(w), res.total.estimate(static_cast<Eigen::Index>(cp * block) + w),
+                         static_cast<long long>(block));
+    ctx.checks.against(pred(w) / c, "no scalar (raw fixed point)");
+  }
+  out["deterministic_norm"] = {{"c", c}, {"beta", kDetBeta}, {"eta", kEtaNorm}, {"mu", mu}, {"trials", R},
+                               {"distance_to_c_kfac", rel_dist(Mn, cK)}};
+}
+
+// Where ‖x‖ is not deterministic the normalized Wiener point ĜΣ̂^{-1} is no multiple of
+// ḠΣx^{-1} = A: the corollary's scalar exists only under its condition.
+void no_scalar_for_gaussian(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk) {
+  const Mat X = d.A * nk.k_hat * nk.sigma_hat.inverse(), K = d.gbar() * d.sigma.inverse();
+  const double s = (X.array() * K.array()).sum() / K.squaredNorm();  // least-squares scalar
+  ctx.checks.at_most(fmt::format("nk/gaussian/distance of G_hat Sigma_hat^-1 from s*G Sigma_x^-1 >= {}", kMinDistance),
+                     rel_dist(X, s * K), kMinDistance);
+}
+
+// Linear regression y = W*x with AK-SGD on the normalized key: δ_t = E_t x_t (E = W − W*),
+// M_t = βM_{t−1} + η(δ_t − M_{t−1}x̂_t)x̂_tᵀ, E_{t+1} = E_t − αM_t. Along u_i the means follow
+// A^Δ_i [eq:iter-matrices] with coupling ηκ_i; the rival is the plain substitution ηλ̂_i.
+void iteration_trace(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk, nlohmann::json& out) {
+  const long long R = trials(ctx, 20000, 2000);
+  const int n = d.n();
+  const Mat& U = d.sp.basis;
+  const Mat E0U = d.A * U;  // E_0 = A (W_0 = 0, W* = −A)
+  for (int i = 0; i < n; ++i) {
+    const double bt = theory::beta_tilde(kBeta, kEtaNorm, nk.km.lambda_hat[i]);
+    const Mat2 Ai = theory::iter_matrix_ak(kLoopAlpha, kEtaNorm * nk.km.kappa[i], bt);
+    if (!(theory::spectral_radius(Ai) < 1.0)) throw std::logic_error("T2 closed loop: mean-unstable direction");
+    ctx.checks.exact(fmt::format("nk/iter/{}/det A (coupling eta kappa_i) = beta - eta lambda_hat_i", dir_label(i)),
+                     bt, Ai.determinant());
+  }
+  const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/closed-loop");
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  auto kernel = [&](long long trial, double* obs) {
+    Stream keys(seed, trial, Purpose::keys);
+    Mat M = Mat::Zero(kM, n), E = d.A;
+    Vec z(n), x(n), k(n), delta(kM), r(kM);
+    std::size_t cp = 0;
+    for (int t = 1; t <= kLoopCheckpoints.back(); ++t) {
+      d.key(keys, z, x);
+      delta.noalias() = E * x;
+      k = x / x.norm();
+      kern::ak_step(M, delta, k, kBeta, kEtaNorm, r);
+      E -= kLoopAlpha * M;
+      if (cp < kLoopCheckpoints.size() && t == kLoopCheckpoints[cp]) {
+        const Mat EU = E * U;
+        std::copy(EU.data(), EU.data() + block, obs + (cp++) * block);
+      }
+    }
+  };
+  const auto res = monte_carlo(ctx.mc(R, "T2 normalized-key closed loop"), kLoopCheckpoints.size() * block, kernel);
+  for (std::size_t cp = 0; cp < kLoopCheckpoints.size(); ++cp) {
+    const int t = kLoopCheckpoints[cp];
+    for (int i = 0; i < n; ++i) {
+      const double bt = theory::beta_tilde(kBeta, kEtaNorm, nk.km.lambda_hat[i]);
+      // State (e_t, μ_{t−1}) from (e_0, 0): E[e_t] = (A_i^t)_{11} e_0.
+      Mat2 P = Mat2::Identity(), Pn = Mat2::Identity();
+      for (int s = 0; s < t; ++s) {
+        P = theory::iter_matrix_ak(kLoopAlpha, kEtaNorm * nk.km.kappa[i], bt) * P;
+        Pn = theory::iter_matrix_ak(kLoopAlpha, kEtaNorm * nk.km.lambda_hat[i], bt) * Pn;
+      }
+      for (int q = 0; q < kM; ++q) {
+        const Eigen::Index e = static_cast<Eigen::Index>(i) * kM + q;
+        ctx.checks.mc(fmt::format("nk/iter/t={}/{}[{}]/E[e_t] = (A_i^t)_11 e_0, coupling eta kappa_i", t, dir_label(i), q),
+                      P(0, 0) * E0U(q, i), res.total.estimate(static_cast<Eigen::Index>(cp * block) + e));
+        ctx.checks.against(Pn(0, 0) * E0U(q, i), "coupling eta lambda_hat_i (plain substitution)");
+      }
+    }
+  }
+  out["closed_loop"] = {{"alpha", kLoopAlpha}, {"beta", kBeta}, {"eta", kEtaNorm}, {"trials", R},
+                        {"E0", "A"}, {"checkpoints", kLoopCheckpoints}};
+}
+
+}  // namespace
+
+DenseNormalized dense_normalized(const Dense& d) {
+  DenseNormalized nk{gaussian_key_moments(d.sp.lambda), {}, {}};
+  nk.sigma_hat = in_basis(d.sp.basis, nk.km.lambda_hat);
+  nk.k_hat = in_basis(d.sp.basis, nk.km.kappa);
+  return nk;
+}
+
+void normalized_key(ExperimentContext& ctx, const Dense& d) {
+  const DenseNormalized nk = dense_normalized(d);
+  nlohmann::json out = {{"lambda_hat", to_std(nk.km.lambda_hat)}, {"kappa", to_std(nk.km.kappa)},
+                        {"lambda_over_trace", to_std(d.sp.lambda / d.sp.lambda.sum())},
+                        {"checkpoints", kSideCheckpoints}};
+  side_by_side(ctx, d, nk, out);
+  deterministic_norm(ctx, d, nk, out);
+  no_scalar_for_gaussian(ctx, d, nk);
+  iteration_trace(ctx, d, nk, out);
+  ctx.params["normalized_key"] = out;
+}
+
+}  // namespace akm::exp::t02
