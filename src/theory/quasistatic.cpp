@@ -5,13 +5,13 @@
 #include <string>
 
 #include "akm/base/errors.hpp"
+#include "akm/theory/theory.hpp"
 
 namespace akm::theory {
 
 Mat quasi_static_fixed_point(const Mat& G_hat, const Mat& Sigma_hat, double beta, double eta) {
-  const Mat A = (1 - beta) * Mat::Identity(Sigma_hat.rows(), Sigma_hat.cols()) + eta * Sigma_hat;
-  // M*A = ηĜ with A symmetric positive definite: solve Aᵀ M*ᵀ = ηĜᵀ.
-  return A.ldlt().solve(eta * G_hat.transpose()).transpose();
+  // ηĜ((1−β)I + ηΣ̂)⁻¹ = Ĝ(μI + Σ̂)⁻¹, μ = (1−β)/η: the one fixed-point formula of theory.hpp.
+  return fixed_point(G_hat, Sigma_hat, mu(beta, eta));
 }
 
 Mat mean_buffer_step(const Mat& M, const Mat& G_hat, const Mat& Sigma_hat, double beta, double eta) {

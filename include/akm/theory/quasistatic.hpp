@@ -16,7 +16,8 @@
 
 namespace akm::theory {
 
-/// M* = ηĜ((1−β)I + ηΣ̂)⁻¹ [eq:dm-fixedpoint] for Ĝ (m×n) and symmetric Σ̂ (n×n).
+/// M* = ηĜ((1−β)I + ηΣ̂)⁻¹ [eq:dm-fixedpoint] for Ĝ (m×n) and symmetric Σ̂ (n×n): theory::fixed_point
+/// at μ = (1−β)/η, named for the step of a schedule.
 Mat quasi_static_fixed_point(const Mat& G_hat, const Mat& Sigma_hat, double beta, double eta);
 
 /// One step of the exact mean recursion: M(βI − ηΣ̂) + ηĜ.
