@@ -67,16 +67,13 @@ static void t17_adam(ExperimentContext& ctx) {
     for (int j = 0; j < kN; ++j)
       for (int i = 0; i < kM; ++i) {
         const int e = j * kM + i;
-        const double s2 = std::pow(kValueSd[static_cast<std::size_t>(i)], 2);
-        const double fact = s2 * diag[j];  // E[δ_i²]E[x_j²]
+        const double fact = md.v_factorized(i, j);
         const std::size_t o0 = Layout::v(c, 0, e), o1 = Layout::v(c, 1, e), o2 = Layout::v(c, 2, e);
         w_sigma.add(fact, res.total.estimate(static_cast<Eigen::Index>(o0)));
         // Declared alternative of the rotation check: v̂_ij moved by 10% of its own value.
         w_diff.add(0.0, res.total.estimate(static_cast<Eigen::Index>(o1)), kDeclaredEffect * fact);
         // Σ' has the same diagonal, so the same prediction; its mean is v̂(Σ) + difference.
-        const double e_d2 = (md.A * md.sigma * md.A.transpose())(i, i) + kDepNoise * kDepNoise;
-        const double cross = (md.A * md.sigma)(i, j);  // E[δ_i x_j]
-        const double dep_fact = e_d2 * diag[j], dep_iss = dep_fact + 2.0 * cross * cross;  // Isserlis
+        const double dep_fact = md.v_dependent_factorized(i, j), dep_iss = md.v_dependent_isserlis(i, j);
         w_dep.add(dep_iss, res.total.estimate(static_cast<Eigen::Index>(o2)), dep_fact);
       }
     const long long fam = Layout::kEntries;

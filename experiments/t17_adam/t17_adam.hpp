@@ -35,6 +35,22 @@ struct Model {
   Mat sigma, sigma_rot;
   Mat A;           // dependent stream δ = Ax + σξ
   Vec beta_tilde;  // β − ηλ̂_l, shared by Σ and Σ' (same spectrum)
+  /// The predictions of v̂_ij [app:second-moment], one place for the check and the record.
+  /// Independent streams: the factorization E[δ_i²]E[x_j²] (Σ' has the same diagonal as Σ).
+  double v_factorized(int i, int j) const {
+    const double s2 = std::pow(kValueSd[static_cast<std::size_t>(i)], 2);
+    return s2 * sigma.diagonal()[j];
+  }
+  /// The dependent stream δ = Ax + σξ: the factorized value E[δ_i²]Σ_jj it is compared with,
+  /// and Isserlis' exact E[δ_i²x_j²] = E[δ_i²]Σ_jj + 2E[δ_i x_j]².
+  double v_dependent_factorized(int i, int j) const {
+    const double e_d2 = (A * sigma * A.transpose())(i, i) + kDepNoise * kDepNoise;
+    return e_d2 * sigma.diagonal()[j];
+  }
+  double v_dependent_isserlis(int i, int j) const {
+    const double cross = (A * sigma)(i, j);  // E[δ_i x_j]
+    return v_dependent_factorized(i, j) + 2.0 * cross * cross;
+  }
   /// E[wᵀ(βI−ηΣ̂)^k w] for keys whose Σ̂ has eigenvectors = columns of V.
   double contraction(const Vec& w, const Mat& V, int k) const {
     double s = 0;

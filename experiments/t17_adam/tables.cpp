@@ -13,7 +13,6 @@ namespace akm::exp::t17 {
 
 void record(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec& se, long long R) {
   const Mat RU = md.R * md.U;
-  const Vec diag = md.sigma.diagonal();
   CsvTable vt{{"curve", "stream", "t", "i", "j", "factorized", "isserlis", "measured", "stderr"}, {}};
   double worst_dep_rel = 0, worst_dep_fact_z = 0;
   for (std::size_t c = 0; c < kVCheckpoints.size(); ++c) {
@@ -21,12 +20,9 @@ void record(ExperimentContext& ctx, const Model& md, const Vec& mean, const Vec&
     for (int j = 0; j < kN; ++j)
       for (int i = 0; i < kM; ++i) {
         const int e = j * kM + i;
-        const double s2 = std::pow(kValueSd[static_cast<std::size_t>(i)], 2);
-        const double fact = s2 * diag[j];  // E[δ_i²]E[x_j²]
+        const double fact = md.v_factorized(i, j);
         const std::size_t o0 = Layout::v(c, 0, e), o1 = Layout::v(c, 1, e), o2 = Layout::v(c, 2, e);
-        const double e_d2 = (md.A * md.sigma * md.A.transpose())(i, i) + kDepNoise * kDepNoise;
-        const double cross = (md.A * md.sigma)(i, j);  // E[δ_i x_j]
-        const double dep_fact = e_d2 * diag[j], dep_iss = dep_fact + 2.0 * cross * cross;  // Isserlis
+        const double dep_fact = md.v_dependent_factorized(i, j), dep_iss = md.v_dependent_isserlis(i, j);
         worst_dep_rel = std::max(worst_dep_rel, (dep_iss - dep_fact) / dep_fact);
         if (t == kSteps) worst_dep_fact_z = std::max(worst_dep_fact_z, std::abs(mean[o2] - dep_fact) / se[o2]);
         vt.add({fmt::format("indep-Sigma/t={}", t), std::string("indep-Sigma"), t, i,
