@@ -9,6 +9,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/rules/rules.hpp"
 #include "common.hpp"
+#include "pooled.hpp"
 #include "sensitivity.hpp"
 
 namespace akm::exp {
@@ -16,7 +17,8 @@ namespace {
 
 constexpr double kEtaNorm = 0.5;
 constexpr int kSteps = 150;   // total pushes; the horizon sum is truncated here
-constexpr int kLags = 60;     // lags whose diagonal is recorded for the figure
+constexpr int kLags = 60;     // lags whose diagonal is recorded for the figure and the pooled recovery
+constexpr int kGroups = 100;  // trial groups: the jackknife of the pooled recovery
 const std::vector<int> kCheckLags{1, 2, 5, 10, 20, 40};
 const std::vector<int> kFullLags{1, 5, 20};  // lags where every entry of P is recorded
 
@@ -54,7 +56,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta,
       }
     }
   };
-  return monte_carlo(ctx.mc(trials, fmt::format("T3 {} {}", s.name, to_string(key))), L.size(), kernel);
+  return monte_carlo(ctx.mc(trials, fmt::format("T3 {} {}", s.name, to_string(key)), kGroups), L.size(), kernel);
 }
 
 // [eq:transport-expansion] equals the recursion: one path, random basis, exact arithmetic
@@ -226,6 +228,26 @@ static void t03_transport(ExperimentContext& ctx) {
     }
     ctx.checks.exact(k + "/expansion-equals-recursion (max entry diff / ‖M‖)", 0.0, expansion_rel[kk], 0.0, 1e-10);
   }
+  // Pooled recovery of η, β and the λ scale from every recorded lag (1–60) and horizon of
+  // every run at once (check/pooled.hpp): the claim's resolution.
+  PooledRecovery pooled;
+  for (const Run& run : runs) {
+    const Layout L{run.s->n()};
+    std::vector<PooledTerm> terms;
+    for (int i = 0; i < run.s->n(); ++i) {
+      const double lam = run.s->lam(run.key, i);
+      for (int lag = 1; lag <= kLags; ++lag)
+        terms.push_back({L.diag(lag, i), [lam, lag](double e, double b, double sc) {
+                           return std::pow(theory::beta_tilde(b, e, sc * lam), lag);
+                         }});
+      const double bt = theory::beta_tilde(kBeta, run.eta, lam);
+      terms.push_back({L.horizon(i),
+                       [lam](double e, double b, double sc) { return theory::horizon(theory::beta_tilde(b, e, sc * lam)); },
+                       std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt)});
+    }
+    add_pooled(pooled, run.res, terms, run.eta, kBeta);
+  }
+  pooled.record(ctx.checks);
 
   // ---- Record: per key, the lag and horizon tables and their figures ----
   for (const Key key : keys) record(ctx, key, settings, runs);

@@ -245,6 +245,13 @@ Checks& Checks::sensitivity(double d_ln_eta, double d_ln_beta, double d_ln_lambd
   return *this;
 }
 
+Checks& Checks::recovers(const std::string& param) {
+  if (param != "eta" && param != "beta" && param != "lambda")
+    throw std::invalid_argument("Checks::recovers: parameter '" + param + "' must be eta, beta or lambda");
+  last("recovers").recovers = param;
+  return *this;
+}
+
 Checks& Checks::lower_limit_of(double se, double z) {
   auto& r = last("lower_limit_of");
   r.stderr_measured = se;
@@ -359,6 +366,7 @@ nlohmann::json Checks::to_json() const {
     for (const auto& [name, d] : derivs)
       if (std::isfinite(d) && d != 0.0) resolution[name] = number_or_null(r.mde / std::abs(d));
     if (!resolution.empty()) j["resolution"] = resolution;
+    if (!r.recovers.empty()) j["recovers"] = r.recovers;
   }
   return out;
 }

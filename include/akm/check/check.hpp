@@ -64,6 +64,9 @@ struct CheckRecord {
   double d_ln_eta = std::numeric_limits<double>::quiet_NaN();     ///< ∂predicted/∂ln η
   double d_ln_beta = std::numeric_limits<double>::quiet_NaN();    ///< ∂predicted/∂ln β
   double d_ln_lambda = std::numeric_limits<double>::quiet_NaN();  ///< ∂predicted/∂ln λ̂ (or κ)
+  /// A pooled recovery (check/pooled.hpp): the parameter it estimates ("eta", "beta",
+  /// "lambda"); empty for every other check. The claim's resolution comes from these.
+  std::string recovers;
   double power = std::numeric_limits<double>::quiet_NaN();  ///< P(fail | alternative true)
   double mde = std::numeric_limits<double>::quiet_NaN();    ///< |Δ| failed with power 0.9
   bool discriminates = false;  ///< evidence with power ≥ 0.9 against its alternative
@@ -138,6 +141,8 @@ class Checks {
   /// Derivatives of the prediction in ln η, ln β, ln λ̂ (NaN where it does not depend): the
   /// claim's resolution in each parameter is mde / |derivative|.
   Checks& sensitivity(double d_ln_eta, double d_ln_beta, double d_ln_lambda);
+  /// The check added last is the pooled recovery of parameter `param` (CheckRecord::recovers).
+  Checks& recovers(const std::string& param);
   /// The bound check added last compares a Monte-Carlo lower limit m − z·se (one_sided.hpp).
   Checks& lower_limit_of(double se, double z);
   /// The bound check added last is an equivalence test (check/equivalence.hpp): the largest

@@ -57,6 +57,7 @@ struct ClaimVerdict {
   double resolution_eta;  ///< of η
   double resolution_beta;  ///< of β
   double resolution_lambda;  ///< of λ̂
+  bool resolution_pooled = false;  ///< the resolutions come from pooled recoveries (check/pooled.hpp)
   /// What decided `status`: "checks" (the rules of this header) or "ledger" (the roll-up of
   /// the ledger statements the experiment tests, check/ledger_verdict.hpp).
   std::string basis = "checks";

@@ -1,0 +1,40 @@
+// pooled — a run's plain-mean observables added to a claim's pooled recovery of η, β and the
+// λ̂ scale (akm/check/pooled.hpp), each with its closed form p(η, β, s) so that its
+// sensitivities come from the same formula as its prediction (sensitivity.hpp).
+#pragma once
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "akm/check/pooled.hpp"
+#include "akm/sim/sim.hpp"
+#include "sensitivity.hpp"
+
+namespace akm::exp {
+
+/// One observable of a run: its index among the run's observables, its closed form
+/// p(η, β, s) (s scales the eigenvalues it contracts with) and a declared deterministic
+/// remainder of that closed form (e.g. a truncated sum's tail).
+struct PooledTerm {
+  std::size_t index;
+  std::function<double(double eta, double beta, double scale)> prediction;
+  double bias_bound = 0.0;
+};
+
+/// Adds the terms of one Monte-Carlo run (its trial groups give the jackknife; the run must
+/// keep groups, ExperimentContext::mc(…, groups)) at the paper's (eta, beta).
+inline void add_pooled(PooledRecovery& pooled, const McResult& run, const std::vector<PooledTerm>& terms, double eta,
+                       double beta) {
+  const Vec se = run.total.stderr_mean();
+  std::vector<std::size_t> idx;
+  std::vector<PooledObservable> obs;
+  for (const PooledTerm& t : terms) {
+    const LogSensitivity<double> d = log_sensitivity(t.prediction, eta, beta);
+    idx.push_back(t.index);
+    obs.push_back({t.prediction(eta, beta, 1.0), se[static_cast<Eigen::Index>(t.index)], d.eta, d.beta, d.lambda,
+                   t.bias_bound});
+  }
+  pooled.add_means(Jackknife(run.groups), std::move(idx), std::move(obs));
+}
+
+}  // namespace akm::exp
