@@ -13,25 +13,27 @@
 namespace akm::exp {
 
 /// One observable of a run: its index among the run's observables, its closed form
-/// p(η, β, s) (s scales the eigenvalues it contracts with) and a declared deterministic
-/// remainder of that closed form (e.g. a truncated sum's tail).
+/// p(η, β, s) (s scales the eigenvalues it contracts with), the η of the run's buffer it is
+/// evaluated at, and a declared deterministic remainder of that closed form (e.g. a truncated
+/// sum's tail). A closed form that ignores η or s gets a 0 derivative and no weight there.
 struct PooledTerm {
   std::size_t index;
   std::function<double(double eta, double beta, double scale)> prediction;
+  double eta;
   double bias_bound = 0.0;
 };
 
 /// Adds the terms of one Monte-Carlo run (its trial groups give the jackknife; the run must
-/// keep groups, ExperimentContext::mc(…, groups)) at the paper's (eta, beta).
-inline void add_pooled(PooledRecovery& pooled, const McResult& run, const std::vector<PooledTerm>& terms, double eta,
+/// keep groups, ExperimentContext::mc(…, groups)) at the paper's β.
+inline void add_pooled(PooledRecovery& pooled, const McResult& run, const std::vector<PooledTerm>& terms,
                        double beta) {
   const Vec se = run.total.stderr_mean();
   std::vector<std::size_t> idx;
   std::vector<PooledObservable> obs;
   for (const PooledTerm& t : terms) {
-    const LogSensitivity<double> d = log_sensitivity(t.prediction, eta, beta);
+    const LogSensitivity<double> d = log_sensitivity(t.prediction, t.eta, beta);
     idx.push_back(t.index);
-    obs.push_back({t.prediction(eta, beta, 1.0), se[static_cast<Eigen::Index>(t.index)], d.eta, d.beta, d.lambda,
+    obs.push_back({t.prediction(t.eta, beta, 1.0), se[static_cast<Eigen::Index>(t.index)], d.eta, d.beta, d.lambda,
                    t.bias_bound});
   }
   pooled.add_means(Jackknife(run.groups), std::move(idx), std::move(obs));

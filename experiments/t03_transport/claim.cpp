@@ -239,13 +239,13 @@ static void t03_transport(ExperimentContext& ctx) {
       for (int lag = 1; lag <= kLags; ++lag)
         terms.push_back({L.diag(lag, i), [lam, lag](double e, double b, double sc) {
                            return std::pow(theory::beta_tilde(b, e, sc * lam), lag);
-                         }});
+                         }, run.eta});
       const double bt = theory::beta_tilde(kBeta, run.eta, lam);
       terms.push_back({L.horizon(i),
                        [lam](double e, double b, double sc) { return theory::horizon(theory::beta_tilde(b, e, sc * lam)); },
-                       std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt)});
+                       run.eta, std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt)});
     }
-    add_pooled(pooled, run.res, terms, run.eta, kBeta);
+    add_pooled(pooled, run.res, terms, kBeta);
   }
   pooled.record(ctx.checks);
 

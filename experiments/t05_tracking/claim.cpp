@@ -186,6 +186,12 @@ static void t05_tracking(ExperimentContext& ctx) {
     }
   }
 
+  // Pooled recovery of η, β and the λ scale from every post-shift lag of both scenarios
+  // (check/pooled.hpp): the claim's resolution.
+  PooledRecovery pooled;
+  for (std::size_t sc = 0; sc < scenarios.size(); ++sc) add_pooled(pooled, md, scenarios[sc], measured[sc]);
+  pooled.record(ctx.checks);
+
   // ---- Record: the tables and the figures ----
   write_tables(ctx, md, scenarios, plans, measured, dname);
   figures(ctx, md, scenarios, plans, measured, dname);

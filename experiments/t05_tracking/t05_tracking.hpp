@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "akm/check/pooled.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "akm/spectrum/spectrum.hpp"
@@ -116,6 +117,10 @@ struct Measured {
 /// Simulates one scenario and estimates its rates and horizon ratios (jackknife over groups).
 Measured measure(ExperimentContext& ctx, const Model& md, const Scenario& S, const Plan& pl,
                  long long trials);
+
+/// Adds one scenario's post-shift mean trajectories (every rule, lag k ≥ 1 and direction) to
+/// the claim's pooled recovery of η, β and the λ scale (pooled.cpp).
+void add_pooled(PooledRecovery& pooled, const Model& md, const Scenario& S, const Measured& m);
 
 /// Fit window from theory: pairs k = 0..L−1, L the first lag where β̃^L ≤ 5%, ≥ 3 pairs.
 int window(double rate);

@@ -99,6 +99,11 @@ static void t06_lag(ExperimentContext& ctx) {
   // ---- Check: every spectrum's equalities and bounds (checks.cpp), then the one-sided ceilings ----
   std::vector<Ceil> ceilings;
   for (const Run& run : runs) check_run(ctx, run, ceilings);
+  // Pooled recovery of η, β and the λ scale from every mean lag of both runs of every spectrum
+  // (check/pooled.hpp): the claim's resolution.
+  PooledRecovery pooled;
+  for (const Run& run : runs) add_pooled(pooled, run);
+  pooled.record(ctx.checks);
   // One-sided ceilings last, so z counts every two-sided Monte-Carlo comparison of the run.
   const double z = one_sided_z(ctx.checks, static_cast<long long>(ceilings.size()));
   for (const Ceil& c : ceilings) mc_at_most(ctx.checks, c.name, c.bound, c.measured, c.se, z);

@@ -117,7 +117,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
       out[L.slope(b)] = num / lh_sq;
     }
   };
-  return monte_carlo(ctx.mc(trials, fmt::format("T6 {} {}", s.name, sc.name)), L.size(), kernel);
+  return monte_carlo(ctx.mc(trials, fmt::format("T6 {} {}", s.name, sc.name), kGroups), L.size(), kernel);
 }
 
 double raw_mean_square_radius(const Vec& lam, double beta, double eta) {

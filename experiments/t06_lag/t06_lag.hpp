@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "akm/check/pooled.hpp"
 #include "common.hpp"
 
 namespace akm::exp::t06 {
@@ -16,6 +17,7 @@ constexpr double kRawFrac = 0.4;   // raw η = 0.4/λ_max: β̃ ∈ [0.5, 0.9)
 constexpr double kNoise = 0.1;     // σ of ξ
 constexpr double kDelta0 = 1.0;    // uniform drift per step
 constexpr double kC0 = 1.0;        // density drift Δ_i = c_0 λ̂_i
+constexpr int kGroups = 100;       // trial groups: the jackknife of the pooled recovery
 
 /// A run's time line: steps 1..steps, A_t = (t − t_c)D, checks of e_t at `check_steps`, the
 /// per-trial mean of e_t over t = burn+1..steps, and a trajectory every `traj_every` steps.
@@ -121,6 +123,9 @@ struct Ceil {
 /// appended to `ceilings`), prop:nc1's comparison and EMA's linear slope.
 void check_run(ExperimentContext& ctx, const Run& run, std::vector<Ceil>& ceilings);
 
+/// Adds one spectrum's build-up and steady means of all six buffers to the claim's pooled
+/// recovery of η, β and the λ scale (pooled.cpp).
+void add_pooled(PooledRecovery& pooled, const Run& run);
 /// data_steady.csv, data_buildup.csv, data_slope.csv and the density-drift observations (tables.cpp).
 void write_tables(ExperimentContext& ctx, const std::vector<Run>& runs);
 

@@ -24,7 +24,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Vec& a, const 
     for (int i = 0; i < n; ++i) w += lh[i] * out[at(n, 1, i)];
     out[weighted(n)] = w;
   };
-  return monte_carlo(ctx.mc(trials, "T8 " + s.name), weighted(n) + 1, kernel);
+  return monte_carlo(ctx.mc(trials, "T8 " + s.name, kGroups), weighted(n) + 1, kernel);
 }
 
 }  // namespace akm::exp::t08

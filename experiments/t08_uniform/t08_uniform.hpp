@@ -12,6 +12,7 @@ namespace akm::exp::t08 {
 constexpr double kEta = 0.5;
 constexpr double kNoise = 0.5;  // σ of ξ
 constexpr int kSteps = 20;      // pushes recorded after the offset
+constexpr int kGroups = 100;    // trial groups: the jackknife of the pooled recovery
 inline const std::vector<int> kFamilyLags{5, 20};
 // Pairs for the exact and deterministic checks: the simulated one, the paper's recipe, and
 // one with β − η < 0 (the bracket still holds; η < 1 + β keeps the factor contracting).

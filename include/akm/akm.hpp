@@ -66,6 +66,7 @@
 #include "akm/check/one_sided.hpp"
 #include "akm/check/paired.hpp"
 #include "akm/check/paper_claims.hpp"
+#include "akm/check/pooled.hpp"
 #include "akm/check/power.hpp"
 #include "akm/check/status.hpp"
 #include "akm/check/trend.hpp"
