@@ -173,4 +173,17 @@ ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
   return v;
 }
 
+std::string resolution_text(const nlohmann::json& resolution) {
+  if (!resolution.is_object()) return "";
+  std::string out;
+  for (const auto& [key, symbol] : {std::pair{"eta", "η"}, std::pair{"beta", "β"}, std::pair{"lambda", "λ̂"}}) {
+    const auto it = resolution.find(key);
+    if (it == resolution.end() || !it->is_number()) continue;
+    out += fmt::format("{}{} {:.2g}%", out.empty() ? "" : " · ", symbol, 100 * it->get<double>());
+  }
+  if (out.empty()) return "";
+  const bool pooled = resolution.value("pooled", false);
+  return out + (pooled ? " (pooled)" : " (best single check)");
+}
+
 }  // namespace akm

@@ -95,9 +95,11 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
       const char* on = tty ? (r.pass ? "\033[32m" : "\033[1;31m") : "";
       const char* off = tty ? "\033[0m" : "";
       status = to_string(r.verdict.status);
+      const std::string resolution = resolution_text(r.verdict.to_json()["resolution"]);
       std::cout << fmt::format("{:<4} {}{}{}  {}/{} checks passed  {:6.1f} s  {}\n     {}: {}\n", r.id,
                                on, r.pass ? "PASS" : "FAIL", off, r.n_checks - r.n_failed,
                                r.n_checks, secs, r.dir.string(), status, r.verdict.reason)
+                << (resolution.empty() ? "" : "     resolution (power 0.9): " + resolution + "\n")
                 << statement_lines(r.statements) << std::flush;
       all = all && r.pass;
     }

@@ -1,6 +1,8 @@
 // report/claim_page — the page of one claim (akm/report/claim_page.hpp).
 #include "akm/report/claim_page.hpp"
 
+#include "akm/check/status.hpp"
+
 #include <algorithm>
 #include <cctype>
 
@@ -68,14 +70,10 @@ std::string list_block(const nlohmann::json& s, const char* key, const char* hea
 }
 
 std::string resolution_html(const nlohmann::json& st) {
-  if (!st.contains("resolution") || !st["resolution"].is_object()) return "";
-  std::string res;
-  for (const char* k : {"prediction", "eta", "beta", "lambda"})
-    if (st["resolution"].contains(k) && st["resolution"][k].is_number())
-      res += fmt::format("{}{} {:.3g}", res.empty() ? "" : " &middot; ", k, st["resolution"][k].get<double>());
+  const std::string res = st.contains("resolution") ? resolution_text(st["resolution"]) : "";
   return res.empty() ? ""
-                     : "<p class=\"meta\">Resolution (smallest relative error the checks detect with "
-                       "power 0.9): " + res + "</p>\n";
+                     : "<p class=\"meta\">Resolution (smallest relative error in each parameter the checks "
+                       "detect with power 0.9): " + html::escape(res) + "</p>\n";
 }
 
 bool discriminates(const nlohmann::json& c) {

@@ -224,11 +224,12 @@ std::string index_row(const Experiment& e) {
   const auto st = s.contains("status") ? s["status"] : nlohmann::json();
   return fmt::format(
       "<tr><td><a href=\"{0}\"><b>{1}</b></a></td><td><a href=\"{0}\">{2}</a>{3}</td><td>{4}</td>"
-      "<td class=\"num\">{5}/{6}</td><td class=\"num\">{7}/{8}</td><td>{9}</td></tr>\n",
+      "<td class=\"num\">{5}/{6}</td><td>{10}</td><td class=\"num\">{7}/{8}</td><td>{9}</td></tr>\n",
       html::url_path(e.folder + "/index.html"), html::escape(e.id), html::escape(html::string_or(s, "title", "")),
       is_quick ? " <span class=\"note\">(quick)</span>" : "", html::status_badge(html::status_of(s)),
       html::field(st, "discriminating_checks"), html::field(st, "evidence_checks"), e.n_checks - e.n_failed,
-      e.n_checks, e.n_failed == 0 ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>");
+      e.n_checks, e.n_failed == 0 ? "<span class=\"pass\">PASS</span>" : "<span class=\"fail\">FAIL</span>",
+      html::escape(st.contains("resolution") ? resolution_text(st["resolution"]) : ""));
 }
 
 std::string index_html(const std::vector<Experiment>& exps, bool katex, const nlohmann::json& ledger) {
@@ -241,7 +242,8 @@ std::string index_html(const std::vector<Experiment>& exps, bool katex, const nl
                      "<a href=\"summary.json\">summary.json</a></p>\n",
                      status_counts(exps), exps.size(), html::escape(version()));
   out += "<table class=\"index\">\n<tr><th>ID</th><th>claim (its page: statement, status, figures, "
-         "checks, data)</th><th>status</th><th>discriminate / evidence</th><th>checks passed</th>"
+         "checks, data)</th><th>status</th><th>discriminate / evidence</th><th>resolution in η, β, λ̂ "
+         "(power 0.9)</th><th>checks passed</th>"
          "<th>checks</th></tr>\n";
   for (const auto& e : exps) out += index_row(e);
   out += "</table>\n";

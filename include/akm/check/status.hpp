@@ -72,4 +72,11 @@ struct ClaimVerdict {
 ClaimVerdict claim_verdict(const Checks& checks, ClaimKind kind,
                            const std::vector<std::string>& findings = {});
 
+/// A claim's resolution for people: "η 0.40% · β 0.0012% · λ̂ 0.40% (pooled)" from the
+/// `resolution` object of ClaimVerdict::to_json() (the parameters with a finite value;
+/// "(pooled)" when they come from pooled recoveries, "(best single check)" otherwise); empty
+/// when no parameter has one. The terminal line of `akm run`, the report's index and claim
+/// pages all print this one text.
+std::string resolution_text(const nlohmann::json& resolution);
+
 }  // namespace akm
