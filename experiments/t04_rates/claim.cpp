@@ -6,6 +6,7 @@
 // M_{t−1} and E_t are independent of x_t, so E[μ_t] = β̃_i E[μ_{t−1}] + c_i E[e_t] and
 // e_{t+1} = e_t − αμ_t. The determinant is β̃_i (AK) or β (EMA) whatever c and α
 // [thm:detred], and ρ = √det exactly in the underdamped band [thm:strengthened-rate].
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -67,7 +68,10 @@ static void t04_rates(ExperimentContext& ctx) {
     const Setting& s = settings[run.setting];
     const Arm& arm = run.arm;
     const int n = s.n();
-    const Arm& ema_arm = runs[run.setting * 3 + 2].arm;  // the spectrum's EMA arm (arms are listed per spectrum)
+    const auto ema_run = std::find_if(runs.begin(), runs.end(), [&](const ArmRun& r) {
+      return r.setting == run.setting && r.arm.rule == BufferKind::ema;
+    });
+    const Arm& ema_arm = ema_run->arm;  // the spectrum's EMA arm, the control of thm:strengthened-rate
     for (int i = 0; i < n; ++i) {
       const DirPrediction& d = run.dirs[static_cast<std::size_t>(i)];
       const Mat2& A = d.A;
