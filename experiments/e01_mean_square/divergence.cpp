@@ -34,23 +34,28 @@ std::vector<double> log_second_moment(const Mat& S, const Vec& s0, int T) {
 }
 }  // namespace
 
-void divergence_map(ExperimentContext& ctx, Key key, const std::string& xspec, const std::string& yspec,
-                    int steps, long long R, nlohmann::json& findings) {
+Divergence measure_divergence(ExperimentContext& ctx, Key key, const std::string& xspec, const std::string& yspec,
+                              int steps, long long R) {
+  Divergence d;
+  d.key = key, d.xspec = xspec, d.yspec = yspec, d.steps = steps, d.R = R;
   const std::string k = to_string(key);
-  const Spectrum spec = parse_spectrum("spiked:n=8,spikes=10/3,floor=0.5");
-  const phase::Model model = phase::make_model(spec, true);
-  phase::Options o;
+  d.spec = parse_spectrum("spiked:n=8,spikes=10/3,floor=0.5");
+  d.model = phase::make_model(d.spec, true);
+  const phase::Model& model = d.model;
+  phase::Options& o = d.o;
   o.x = phase::parse_axis(xspec, "x");
   o.y = phase::parse_axis(yspec, "y");
   o.metric = Metric::ms_stable;
   o.key = key;
-  const phase::Map map = phase::compute(o, model, resolve_threads(ctx.opts.threads));
+  d.map = phase::compute(o, model, resolve_threads(ctx.opts.threads));
+  const phase::Map& map = d.map;
   phase::MeasureOptions mo;
   mo.key = key;
   mo.trials = R;
   mo.steps = steps;
   mo.seed = derive_seed(ctx.opts.seed, "E1/divergence/" + k);
   mo.threads = resolve_threads(ctx.opts.threads);
+  d.threshold = mo.threshold;
   std::vector<std::pair<double, double>> eb;
   for (const auto& p : map.points) eb.emplace_back(p.eta, p.beta);
   const Vec lam_key = key == Key::raw ? model.moments.lambda : model.moments.lambda_hat;
@@ -58,67 +63,79 @@ void divergence_map(ExperimentContext& ctx, Key key, const std::string& xspec, c
 
   // Predicted per point: growth bound log(1ᵀS^T s_0)/T (Jensen: E log‖v_T‖² ≤ log E‖v_T‖²)
   // and the union/Markov bound Σ_t E‖v_t‖²/threshold on the divergence probability.
-  const int n = spec.n();
+  const int n = d.spec.n();
   const Vec s0 = Vec::Constant(n, 1.0 / n);
   const double z = z_two_sided(ctx.opts.family_alpha / static_cast<double>(map.points.size()));
-  double worst_growth_excess = -1e300, markov_sum = 0;
-  long long stable_points = 0, stable_diverged_trials = 0;
-  long long band_points = 0, band_div = 0, far_points = 0, far_div = 0, far_any = 0;
-  const double band_hi = std::exp(std::log(mo.threshold) / steps);  // ρ(S) < thr^{1/T}: cannot reach thr in mean
-  CsvTable t = phase::to_table(map, &meas);
-  t.header.push_back("growth_bound");
+  d.worst_growth_excess = -1e300, d.markov_sum = 0;
+  d.band_hi = std::exp(std::log(mo.threshold) / steps);  // ρ(S) < thr^{1/T}: cannot reach thr in mean
+  d.table = phase::to_table(map, &meas);
+  d.table.header.push_back("growth_bound");
   for (std::size_t p = 0; p < map.points.size(); ++p) {
     const auto& pt = map.points[p];
     const Mat S = key == Key::raw ? phase::ms_matrix_raw(model.moments.lambda, pt.beta, pt.eta)
                                   : phase::ms_matrix_normalized(model.moments.lambda_hat, model.moments.fourth, pt.beta, pt.eta);
     const auto logm = log_second_moment(S, s0, steps);
     const double gbound = logm.back() / steps;
-    t.rows[p].emplace_back(gbound);
+    d.table.rows[p].emplace_back(gbound);
     if (std::isfinite(meas[p].growth))
-      worst_growth_excess = std::max(worst_growth_excess, meas[p].growth - gbound - z * meas[p].growth_se);
+      d.worst_growth_excess = std::max(d.worst_growth_excess, meas[p].growth - gbound - z * meas[p].growth_se);
     const double r = pt.cols[0];
     if (r < 1.0) {
-      ++stable_points;
+      ++d.stable_points;
       double sum = 0;
       for (double l : logm) sum += std::exp(l);
-      markov_sum += static_cast<double>(R) * std::min(1.0, sum / mo.threshold);
-      stable_diverged_trials += std::llround(meas[p].diverged_fraction * R);
-    } else if (r < band_hi) {
-      ++band_points;
-      band_div += meas[p].diverged_fraction > 0.5 ? 1 : 0;
+      d.markov_sum += static_cast<double>(R) * std::min(1.0, sum / mo.threshold);
+      d.stable_diverged_trials += std::llround(meas[p].diverged_fraction * R);
+    } else if (r < d.band_hi) {
+      ++d.band_points;
+      d.band_div += meas[p].diverged_fraction > 0.5 ? 1 : 0;
     } else {
-      ++far_points;
-      far_div += meas[p].diverged_fraction > 0.5 ? 1 : 0;
-      far_any += meas[p].diverged_fraction > 0 ? 1 : 0;
+      ++d.far_points;
+      d.far_div += meas[p].diverged_fraction > 0.5 ? 1 : 0;
+      d.far_any += meas[p].diverged_fraction > 0 ? 1 : 0;
     }
   }
+  return d;
+}
+
+void check_divergence(ExperimentContext& ctx, const Divergence& d) {
+  const std::string k = to_string(d.key);
   // Markov on the count: P(count ≥ c+1) ≤ E[count]/(c+1) ≤ markov_sum/(c+1) ≤ α.
-  const double allowed = std::max(0.0, std::ceil(markov_sum / ctx.opts.family_alpha) - 1.0);
-  ctx.checks.at_most(fmt::format("{}/diverged trials at ms-stable points (Markov: E ≤ {:.3g})", k, markov_sum),
-                     allowed, static_cast<double>(stable_diverged_trials));
+  const double allowed = std::max(0.0, std::ceil(d.markov_sum / ctx.opts.family_alpha) - 1.0);
+  ctx.checks.at_most(fmt::format("{}/diverged trials at ms-stable points (Markov: E ≤ {:.3g})", k, d.markov_sum),
+                     allowed, static_cast<double>(d.stable_diverged_trials));
   ctx.checks.at_most(fmt::format("{}/growth (1/T)log‖v_T‖² ≤ log(1ᵀS^T s0)/T + z·se at every point", k), 0.0,
-                     std::max(0.0, worst_growth_excess));
+                     std::max(0.0, d.worst_growth_excess));
+}
+
+void record_divergence(ExperimentContext& ctx, const Divergence& d, nlohmann::json& findings) {
+  const std::string k = to_string(d.key);
+  const std::string &xspec = d.xspec, &yspec = d.yspec;
+  const int steps = d.steps;
+  const long long R = d.R;
+  const phase::Map& map = d.map;
+  const phase::Options& o = d.o;
   findings[k] = {{"grid", {xspec, yspec}},
                  {"steps", steps},
                  {"trials", R},
-                 {"threshold", mo.threshold},
-                 {"ms_stable_points", stable_points},
-                 {"diverged_trials_at_ms_stable_points", stable_diverged_trials},
-                 {"band", fmt::format("1 <= rho(S) < threshold^(1/T) = {:.4f}", band_hi)},
-                 {"band_points", band_points},
-                 {"band_points_majority_diverged", band_div},
-                 {"beyond_band_points", far_points},
-                 {"beyond_band_points_majority_diverged", far_div},
-                 {"beyond_band_points_any_diverged", far_any},
-                 {"worst_growth_excess_over_bound", worst_growth_excess}};
+                 {"threshold", d.threshold},
+                 {"ms_stable_points", d.stable_points},
+                 {"diverged_trials_at_ms_stable_points", d.stable_diverged_trials},
+                 {"band", fmt::format("1 <= rho(S) < threshold^(1/T) = {:.4f}", d.band_hi)},
+                 {"band_points", d.band_points},
+                 {"band_points_majority_diverged", d.band_div},
+                 {"beyond_band_points", d.far_points},
+                 {"beyond_band_points_majority_diverged", d.far_div},
+                 {"beyond_band_points_any_diverged", d.far_any},
+                 {"worst_growth_excess_over_bound", d.worst_growth_excess}};
   ctx.findings.push_back(fmt::format(
       "{} key, measured divergence (T = {}, R = {}, threshold {:g}): {} trials diverged over {} ms-stable points "
       "(Markov bound on the expected count {:.3g}); {} of {} points in the band 1 <= rho(S) < {:.4f} and {} of {} "
       "points beyond it had a majority of trials diverge ({} beyond it had any)",
-      k, steps, R, mo.threshold, stable_diverged_trials, stable_points, markov_sum, band_div, band_points, band_hi,
-      far_div, far_points, far_any));
-  ctx.params["divergence_" + k] = {{"spectrum", spec.spec}, {"lambda", to_std(spec.lambda)},
-                                   {"lambda_hat", to_std(model.moments.lambda_hat)}, {"threshold", mo.threshold},
+      k, steps, R, d.threshold, d.stable_diverged_trials, d.stable_points, d.markov_sum, d.band_div, d.band_points,
+      d.band_hi, d.far_div, d.far_points, d.far_any));
+  ctx.params["divergence_" + k] = {{"spectrum", d.spec.spec}, {"lambda", to_std(d.spec.lambda)},
+                                   {"lambda_hat", to_std(d.model.moments.lambda_hat)}, {"threshold", d.threshold},
                                    {"v0", "ones/sqrt(n)"}, {"steps", steps}, {"trials", R}, {"grid", {xspec, yspec}}};
 
   // Predicted boundary ρ(S) = 1 per β row (first η crossing, interpolated in ρ).
@@ -134,7 +151,7 @@ void divergence_map(ExperimentContext& ctx, Key key, const std::string& xspec, c
       }
     }
   const std::string csv = "divergence_" + k + ".csv", bcsv = "boundary_" + k + ".csv";
-  ctx.out.write_csv(csv, t);
+  ctx.out.write_csv(csv, d.table);
   ctx.out.write_csv(bcsv, b);
   const std::string bx = o.x.log ? "(log10($1))" : "1";
   phase::Heatmap h;

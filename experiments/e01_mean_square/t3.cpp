@@ -12,8 +12,19 @@
 
 namespace akm::exp::e01 {
 
-void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R, CsvTable& table,
-                  nlohmann::json& not_checked) {
+namespace {
+
+// The transport's second-moment map S of row u_iᵀP [E1, akm/theory/phase.hpp] at (η, β) with
+// the spectrum scaled by m: the raw map reads λ·m; the normalized one λ̂·m and Q·m² (Q_ij =
+// E[x̂_i²x̂_j²] scales as λ̂_iλ̂_j).
+Mat second_moment_map(Key key, const Setting& s, double e, double b, double m) {
+  return key == Key::raw ? phase::ms_matrix_raw(m * s.spectrum.lambda, b, e)
+                         : phase::ms_matrix_normalized(m * s.moments.lambda_hat, m * m * s.moments.fourth, b, e);
+}
+
+}  // namespace
+
+T3Variances measure_t3(ExperimentContext& ctx, Key key, const Setting& s, long long R) {
   const std::string k = to_string(key);
   const int n = s.n();
   const double eta = key == Key::raw ? raw_eta(s, 0.4) : kT3EtaNorm;  // T3's settings
@@ -39,21 +50,11 @@ void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R
       }
     }
   };
-  const McResult res = monte_carlo(ctx.mc(R, "E1 T3 second moments " + k), static_cast<std::size_t>(L) * nd * 2, kernel);
-  const Vec mean = res.total.mean(), se = res.total.stderr_mean(), var = res.total.variance();
-  const Mat S = key == Key::raw ? phase::ms_matrix_raw(s.spectrum.lambda, kT3Beta, eta)
-                                : phase::ms_matrix_normalized(s.moments.lambda_hat, s.moments.fourth, kT3Beta, eta);
-  // E[(u_iᵀP_k u_i)²] = (S^k)_ii as a function of (η, β, spectrum multiplier m), for the
-  // sensitivities: the raw map reads λ·m; the normalized one λ̂·m and Q·m² (Q_ij = E[x̂_i²x̂_j²]
-  // scales as λ̂_iλ̂_j).
-  auto second_moment = [&](double e, double b, double m, int i, int lag) {
-    const Mat Sm = key == Key::raw ? phase::ms_matrix_raw(m * s.spectrum.lambda, b, e)
-                                   : phase::ms_matrix_normalized(m * s.moments.lambda_hat, m * m * s.moments.fourth, b, e);
-    Vec v = Vec::Zero(n);
-    v[i] = 1.0;
-    for (int t = 0; t < lag; ++t) v = Sm * v;
-    return v[i];
-  };
+  T3Variances out{key, eta,
+                  monte_carlo(ctx.mc(R, "E1 T3 second moments " + k), static_cast<std::size_t>(L) * nd * 2, kernel),
+                  {}};
+  const McResult& res = out.res;
+  const Mat S = second_moment_map(key, s, eta, kT3Beta, 1.0);
   for (std::size_t d = 0; d < nd; ++d) {
     const int i = dirs[d];
     Vec sv = Vec::Zero(n);
@@ -63,39 +64,68 @@ void t3_variances(ExperimentContext& ctx, Key key, const Setting& s, long long R
     int lag = 0;
     for (int li = 0; li < L; ++li) {
       while (lag < kLags[li]) sv = S * sv, ++lag;
-      const double pred2 = sv[i];  // E[(u_iᵀP_k u_i)²]
-      const double bt = theory::beta_tilde(kT3Beta, eta, s.lam(key, i));
-      const double pred_var = pred2 - std::pow(bt, 2 * lag);
-      const std::size_t o = (li * nd + d) * 2;
-      MeanEstimate e = res.total.estimate(static_cast<Eigen::Index>(o + 1));
-      double exact_se = std::numeric_limits<double>::quiet_NaN();
+      SecondMoment pt{fmt::format("{}/{}/lag={}/E[P_ii²]", k, dir_name(i), lag), i, lag, theory::beta_tilde(kT3Beta, eta, s.lam(key, i)), sv[i], 0.0,
+                      std::numeric_limits<double>::quiet_NaN(), {}, (li * nd + d) * 2, false};
+      pt.pred_var = pt.pred2 - std::pow(pt.bt, 2 * lag);  // pred2 = E[(u_iᵀP_k u_i)²]
+      pt.e = res.total.estimate(static_cast<Eigen::Index>(pt.o + 1));
       if (key == Key::raw) {
         // Var(P_ii²) = E[P_ii⁴] − (E[P_ii²])², both exact: standardized, not studentized
         // (the skewness stays the sample's).
-        exact_se = std::sqrt(std::max(0.0, fourth[static_cast<std::size_t>(lag - 1)] - pred2 * pred2) /
-                             static_cast<double>(res.total.count()));
-        e.se = exact_se;
-        e.se_exact = true;
-        e.dof = std::numeric_limits<double>::infinity();
+        pt.exact_se = std::sqrt(std::max(0.0, fourth[static_cast<std::size_t>(lag - 1)] - pt.pred2 * pt.pred2) /
+                                static_cast<double>(res.total.count()));
+        pt.e.se = pt.exact_se;
+        pt.e.se_exact = true;
+        pt.e.dof = std::numeric_limits<double>::infinity();
+        pt.gated = pt.exact_se > kMaxExactRelativeSe * pt.pred2;
       }
-      const std::string name = fmt::format("{}/{}/lag={}/E[P_ii²]", k, dir_name(i), lag);
-      if (key == Key::raw && exact_se > kMaxExactRelativeSe * pred2) {
-        not_checked.push_back({{"check", name}, {"exact_relative_se", exact_se / pred2}});
-        ctx.gate(name, fmt::format("E1 no-power gate (docs/statistics.md, \"Check rules\"): the exact standard error of the mean is "
-                                   "{:.3g} × the prediction (> {:g}), so the check cannot tell the prediction from 0",
-                                   exact_se / pred2, kMaxExactRelativeSe));
-      } else {
-        ctx.checks.mc(name, pred2, e);
-        // EMA alternative: the EMA buffer transports every row by β^k, so E[P_ii²] = β^{2k}.
-        ctx.checks.against(std::pow(kT3Beta, 2 * lag), "EMA");
-        sensitivity(ctx.checks, [&](double et, double b, double m) { return second_moment(et, b, m, i, lag); }, eta,
-                    kT3Beta);
-      }
-      table.add({dir_name(i), lag, bt, pred2, mean[o + 1], se[o + 1], exact_se,
-                 std::sqrt(std::max(0.0, pred_var)), std::sqrt(var[o]),
-                 std::sqrt(std::max(0.0, pred_var) / kT3Trials)});
+      out.points.push_back(pt);
     }
   }
+  return out;
+}
+
+void check_t3(ExperimentContext& ctx, const Setting& s, const T3Variances& v) {
+  const int n = s.n();
+  // E[(u_iᵀP_k u_i)²] = (S^k)_ii as a function of (η, β, spectrum multiplier m), for the
+  // sensitivities.
+  auto second_moment = [&](double e, double b, double m, int i, int lag) {
+    const Mat Sm = second_moment_map(v.key, s, e, b, m);
+    Vec u = Vec::Zero(n);
+    u[i] = 1.0;
+    for (int t = 0; t < lag; ++t) u = Sm * u;
+    return u[i];
+  };
+  for (const SecondMoment& pt : v.points) {
+    const int i = pt.i, lag = pt.lag;
+    if (pt.gated) {
+      ctx.gate(pt.name, fmt::format("E1 no-power gate (docs/statistics.md, \"Check rules\"): the exact standard error of the mean is "
+                                 "{:.3g} × the prediction (> {:g}), so the check cannot tell the prediction from 0",
+                                 pt.exact_se / pt.pred2, kMaxExactRelativeSe));
+    } else {
+      ctx.checks.mc(pt.name, pt.pred2, pt.e);
+      // EMA alternative: the EMA buffer transports every row by β^k, so E[P_ii²] = β^{2k}.
+      ctx.checks.against(std::pow(kT3Beta, 2 * lag), "EMA");
+      sensitivity(ctx.checks, [&](double et, double b, double m) { return second_moment(et, b, m, i, lag); }, v.eta,
+                  kT3Beta);
+    }
+  }
+}
+
+CsvTable record_t3(const T3Variances& v, nlohmann::json& not_checked) {
+  CsvTable table{{"direction", "lag", "beta_tilde", "predicted_second_moment", "measured_second_moment", "stderr",
+                  "exact_stderr", "predicted_sd", "observed_sd", "predicted_se_T3"},
+                 {}};
+  const Vec mean = v.res.total.mean(), se = v.res.total.stderr_mean(), var = v.res.total.variance();
+  for (const SecondMoment& pt : v.points) {
+    const std::size_t o = pt.o;
+    if (pt.gated)
+      not_checked.push_back({{"check", pt.name},
+                             {"exact_relative_se", pt.exact_se / pt.pred2}});
+    table.add({dir_name(pt.i), pt.lag, pt.bt, pt.pred2, mean[o + 1], se[o + 1], pt.exact_se,
+               std::sqrt(std::max(0.0, pt.pred_var)), std::sqrt(var[o]),
+               std::sqrt(std::max(0.0, pt.pred_var) / kT3Trials)});
+  }
+  return table;
 }
 
 }  // namespace akm::exp::e01

@@ -150,67 +150,69 @@ struct Ceiling {
 
 }  // namespace
 
-void quasistatic_arm(ExperimentContext& ctx) {
-  const long long R = trials(ctx, 100000, 20000);
+Quasistatic measure_quasistatic(ExperimentContext& ctx) {
   std::vector<Arm> arms;
   arms.push_back(make_arm("G-drift", true, kGPeriod, kGSteps, {5, 15, 30, 45, 60}));
   for (int P : kSlowPeriods) arms.push_back(make_arm(fmt::format("Sigma-slow/P={}", P), false, P, P / 4, {P / 8, P / 4}));
   arms.push_back(make_arm(fmt::format("Sigma-fast/P={}", kFastPeriod), false, kFastPeriod, 3 * kFastPeriod,
                           {27, 30, 33, 36}));
-
-  const double b_max = theory::beta_tilde(kBeta, eta(), kLambda.minCoeff());  // slowest contraction
-  CsvTable table{{"arm", "period", "t", "observable", "exact_mean", "quasi_static", "measured", "stderr"}, {}};
-  std::vector<Ceiling> ceilings;
-  nlohmann::json rows = nlohmann::json::array();
-  std::vector<double> slow_pred, slow_meas, slow_se;  // gap at t = P/4 per slow period
-  const std::string quasi = "quasi-static fixed point (no lag)";
+  Quasistatic q{trials(ctx, 100000, 20000), theory::beta_tilde(kBeta, eta(), kLambda.minCoeff()), {}};
   for (const Arm& A : arms) {
-    const McResult res = simulate(ctx, A, R);
+    QuasiArm qa{A.name, A.period, A.g_drift, Vec(kN + 1), {}};
+    // prop:nc1-main along u_i: |e_{t,i}| ≤ β̃_iΔ_i/(1−β̃_i); the norm form: ‖e_t‖ ≤ bΔ/(1−b),
+    // b = ‖βI − ηΣ_t‖ = max|β̃_i|.
+    for (int i = 0; i < kN; ++i)
+      qa.lag_bound[i] = theory::lag_per_unit_drift(theory::beta_tilde(kBeta, eta(), kLambda[i])) *
+                        largest_target_step(A, i);
+    qa.lag_bound[kN] = theory::lag_per_unit_drift(q.b_max) * largest_target_step(A, kN);
+    const McResult res = simulate(ctx, A, q.trials);
     const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-    double worst_rel = 0;
     for (std::size_t r = 0; r < A.record.size(); ++r) {
       const int t = A.record[r];
+      QuasiPoint p{t, Vec(kN + 1), Vec::Zero(kN + 1), Vec(kN + 1), Vec(kN + 1), 0.0};
       const Vec exact = (A.mean[t] * A.U[t]).row(0).transpose(), star = (A.mstar[t] * A.U[t]).row(0).transpose();
+      p.exact.head(kN) = exact;
+      p.star.head(kN) = star;
+      p.exact[kN] = (A.mean[t] - A.mstar[t]).norm();
+      for (int i = 0; i <= kN; ++i) p.mean[i] = mean[obs(r, i)], p.se[i] = se[obs(r, i)];
+      p.rel_gap = p.exact[kN] / A.mstar[t].norm();
+      qa.points.push_back(std::move(p));
+    }
+    q.arms.push_back(std::move(qa));
+  }
+  return q;
+}
+
+void check_quasistatic(ExperimentContext& ctx, const Quasistatic& q) {
+  std::vector<Ceiling> ceilings;
+  std::vector<double> slow_pred, slow_meas, slow_se;  // gap at the largest-gap step per slow period
+  const std::string quasi = "quasi-static fixed point (no lag)";
+  for (const QuasiArm& A : q.arms) {
+    for (const QuasiPoint& p : A.points) {
       // Per direction: the exact mean recursion, against M*_t (no lag).
       for (int i = 0; i < kN; ++i) {
-        ctx.checks.mc(fmt::format("quasistatic/{}/t={}/{}", A.name, t, dir_name(i)), exact[i], mean[obs(r, i)],
-                      se[obs(r, i)]);
-        ctx.checks.against(star[i], quasi);
-        table.add({A.name, A.period, t, dir_name(i), exact[i], star[i], mean[obs(r, i)], se[obs(r, i)]});
-        if (A.g_drift)  // prop:nc1-main along u_i: |e_{t,i}| ≤ β̃_iΔ_i/(1−β̃_i)
-          ceilings.push_back({fmt::format("quasistatic/{}/t={}/{}/lag within bound", A.name, t, dir_name(i)),
-                              theory::lag_per_unit_drift(theory::beta_tilde(kBeta, eta(), kLambda[i])) *
-                                  largest_target_step(A, i),
-                              std::abs(mean[obs(r, i)] - star[i]), se[obs(r, i)]});
+        ctx.checks.mc(fmt::format("quasistatic/{}/t={}/{}", A.name, p.t, dir_name(i)), p.exact[i], p.mean[i], p.se[i]);
+        ctx.checks.against(p.star[i], quasi);
+        if (A.g_drift)
+          ceilings.push_back({fmt::format("quasistatic/{}/t={}/{}/lag within bound", A.name, p.t, dir_name(i)),
+                              A.lag_bound[i], std::abs(p.mean[i] - p.star[i]), p.se[i]});
       }
       // The gap along its predicted direction: exact mean ‖e_t‖, quasi-static 0.
-      const double gap = (A.mean[t] - A.mstar[t]).norm();
-      ctx.checks.mc(fmt::format("quasistatic/{}/t={}/gap", A.name, t), gap, mean[obs(r, kN)], se[obs(r, kN)]);
+      ctx.checks.mc(fmt::format("quasistatic/{}/t={}/gap", A.name, p.t), p.exact[kN], p.mean[kN], p.se[kN]);
       ctx.checks.against(0.0, quasi);
-      table.add({A.name, A.period, t, "gap", gap, 0.0, mean[obs(r, kN)], se[obs(r, kN)]});
-      if (!A.g_drift)  // the norm form: ‖e_t‖ ≤ bΔ/(1−b), b = ‖βI − ηΣ_t‖ = max|β̃_i|
-        ceilings.push_back({fmt::format("quasistatic/{}/t={}/gap within bound", A.name, t),
-                            theory::lag_per_unit_drift(b_max) * largest_target_step(A, kN), mean[obs(r, kN)],
-                            se[obs(r, kN)]});
-      worst_rel = std::max(worst_rel, gap / A.mstar[t].norm());
-      rows.push_back({{"arm", A.name}, {"period", A.period}, {"t", t}, {"exact_gap", gap},
-                      {"measured_gap", mean[obs(r, kN)]}, {"stderr", se[obs(r, kN)]},
-                      {"relative_gap", gap / A.mstar[t].norm()}});
+      if (!A.g_drift)
+        ceilings.push_back({fmt::format("quasistatic/{}/t={}/gap within bound", A.name, p.t), A.lag_bound[kN],
+                            p.mean[kN], p.se[kN]});
     }
     if (A.name.starts_with("Sigma-slow")) {
       // The slope uses the record step with the largest exact gap (chosen from predictions).
       std::size_t best = 0;
-      for (std::size_t r = 1; r < A.record.size(); ++r)
-        if ((A.mean[A.record[r]] - A.mstar[A.record[r]]).norm() > (A.mean[A.record[best]] - A.mstar[A.record[best]]).norm())
-          best = r;
-      slow_pred.push_back((A.mean[A.record[best]] - A.mstar[A.record[best]]).norm());
-      slow_meas.push_back(mean[obs(best, kN)]);
-      slow_se.push_back(se[obs(best, kN)]);
+      for (std::size_t r = 1; r < A.points.size(); ++r)
+        if (A.points[r].exact[kN] > A.points[best].exact[kN]) best = r;
+      slow_pred.push_back(A.points[best].exact[kN]);
+      slow_meas.push_back(A.points[best].mean[kN]);
+      slow_se.push_back(A.points[best].se[kN]);
     }
-    ctx.findings.push_back(fmt::format(
-        "quasi-static arm {}: largest exact gap ||E[M_t] - M*_t|| / ||M*_t|| at the record steps = {:.3g} "
-        "(tau_max = {:.3g} steps, period {} steps)",
-        A.name, worst_rel, theory::horizon(b_max), A.period));
   }
   // Σ̂ slow: least-squares slope of ln gap against ln P (independent runs: delta-method error).
   {
@@ -232,11 +234,30 @@ void quasistatic_arm(ExperimentContext& ctx) {
   // The lag ceilings, one-sided, after every two-sided Monte-Carlo check of the run.
   const double z1 = one_sided_z(ctx.checks, static_cast<long long>(ceilings.size()));
   for (const Ceiling& c : ceilings) mc_at_most(ctx.checks, c.name, c.bound, c.measured, c.se, z1);
+}
 
+void record_quasistatic(ExperimentContext& ctx, const Quasistatic& q) {
+  CsvTable table{{"arm", "period", "t", "observable", "exact_mean", "quasi_static", "measured", "stderr"}, {}};
+  nlohmann::json rows = nlohmann::json::array();
+  for (const QuasiArm& A : q.arms) {
+    double worst_rel = 0;
+    for (const QuasiPoint& p : A.points) {
+      for (int i = 0; i < kN; ++i)
+        table.add({A.name, A.period, p.t, dir_name(i), p.exact[i], p.star[i], p.mean[i], p.se[i]});
+      table.add({A.name, A.period, p.t, "gap", p.exact[kN], 0.0, p.mean[kN], p.se[kN]});
+      worst_rel = std::max(worst_rel, p.rel_gap);
+      rows.push_back({{"arm", A.name}, {"period", A.period}, {"t", p.t}, {"exact_gap", p.exact[kN]},
+                      {"measured_gap", p.mean[kN]}, {"stderr", p.se[kN]}, {"relative_gap", p.rel_gap}});
+    }
+    ctx.findings.push_back(fmt::format(
+        "quasi-static arm {}: largest exact gap ||E[M_t] - M*_t|| / ||M*_t|| at the record steps = {:.3g} "
+        "(tau_max = {:.3g} steps, period {} steps)",
+        A.name, worst_rel, theory::horizon(q.b_max), A.period));
+  }
   ctx.out.write_csv("quasistatic.csv", table);
   ctx.params["quasistatic"] = {
       {"n", kN}, {"lambda", to_std(kLambda)}, {"a0", to_std(kA0)}, {"beta", kBeta}, {"eta_raw", eta()},
-      {"noise_sigma", kNoise}, {"trials", R}, {"M0", "M*_0 (start on the target)"},
+      {"noise_sigma", kNoise}, {"trials", q.trials}, {"M0", "M*_0 (start on the target)"},
       {"G_drift", {{"period", kGPeriod}, {"steps", kGSteps}, {"schedule", "a_t = R(2 pi t / period) a0, Sigma fixed"}}},
       {"Sigma_slow_periods", kSlowPeriods}, {"Sigma_fast_period", kFastPeriod},
       {"Sigma_schedule", "Sigma_t = R(2 pi t / P) diag(lambda) R^T, a_t = Sigma_t^-1 Sigma_0 a0 (G fixed)"},

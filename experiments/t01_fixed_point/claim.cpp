@@ -61,9 +61,98 @@ McResult simulate(ExperimentContext& ctx, const Run& run, std::uint64_t seed, lo
                      n_obs, kernel);
 }
 
+// One (key, spectrum) pair: its step size and value map, fixed before simulating, then
+// its measured moments.
+struct Case {
+  const Setting& s;
+  Key key;
+  double eta, mu;
+  Mat A;
+  std::vector<int> shown;
+  McResult res{};
+};
+
+// Tables and figures of one key: the A-projected ratio at the last checkpoint, the spiked
+// spectrum's transient gap, the fixed-point and transient figures.
+void record(ExperimentContext& ctx, Key key, const std::vector<Case>& cases,
+            const std::vector<Setting>& settings) {
+  CsvTable table{{"spectrum", "direction", "lambda", "lambda_hat", "kappa", "lam_key", "phi",
+                  "predicted_ratio", "measured_ratio", "stderr_ratio"}, {}};
+  CsvTable trans{{"spectrum", "direction", "t", "predicted_gap", "measured_gap", "stderr_gap"}, {}};
+  double mu_shown = 0;
+  for (const Case& c : cases) {
+    if (c.key != key) continue;
+    const Setting& s = c.s;
+    const int n = s.n();
+    if (s.name == "spiked") mu_shown = c.mu;
+    const Vec mean = c.res.total.mean(), se = c.res.total.stderr_mean();
+    // Figure data at the last checkpoint: the A-projected ratio M u_i / (gain_i A u_i).
+    const std::size_t last = (kCheckpoints.size() - 1) * kM * n;
+    for (int i = 0; i < n; ++i) {
+      const double lam = s.lam(key, i), g = s.gain(key, i);
+      const double a2 = c.A.col(i).squaredNorm();
+      double m_ratio = 0, var = 0;
+      for (int r = 0; r < kM; ++r) {
+        const std::size_t o = last + static_cast<std::size_t>(i) * kM + r;
+        m_ratio += c.A(r, i) * mean[o] / (a2 * g);
+        var += std::pow(c.A(r, i) * se[o] / (a2 * g), 2);  // rows are close to independent
+      }
+      const double phi = theory::phi(c.mu, lam);
+      table.add({s.name, i + 1, s.spectrum.lambda[i], s.moments.lambda_hat[i],
+                 s.moments.kappa[i], lam, phi,
+                 theory::transient_mean(phi, theory::beta_tilde(kBeta, c.eta, lam), kSteps), m_ratio,
+                 std::sqrt(var)});
+    }
+    const std::size_t base = kCheckpoints.size() * kM * n;
+    for (std::size_t d = 0; d < c.shown.size() && s.name == "spiked"; ++d) {
+      const double bt = theory::beta_tilde(kBeta, c.eta, s.lam(key, c.shown[d]));
+      for (int t = 1; t <= kSteps; ++t) {
+        const std::size_t o = base + d * kSteps + (t - 1);
+        trans.add({s.name, dir_name(c.shown[d]), t, std::pow(bt, t), 1.0 - mean[o], se[o]});
+      }
+    }
+  }
+  const std::string k = to_string(key);
+  ctx.out.write_csv("data_" + k + ".csv", table);
+  ctx.out.write_csv("data_transient_" + k + ".csv", trans);
+
+  Figure fig;
+  fig.name = "fixed-point-" + k;
+  fig.title = fmt::format("T1 fixed point, {} key, β = {}: M*u_i / {}u_i", k, kBeta,
+                          key == Key::raw ? "Ḡ" : "Ĝ");
+  fig.xlabel = key == Key::raw ? "λ_i (eigenvalue of Σ)" : "λ̂_i (eigenvalue of Σ̂)";
+  fig.ylabel = "ratio to the gradient along u_i";
+  fig.logx = fig.logy = true;
+  for (const Setting& s : settings)
+    fig.series.push_back({"data_" + k + ".csv", "lam_key", "measured_ratio", "stderr_ratio",
+                          "measured (" + s.name + ")", "errorbars", "spectrum=" + s.name});
+  fig.series.push_back({"data_" + k + ".csv", "lam_key", "phi", "", "AK φ_i (power law)", "lines",
+                        "spectrum=power"});
+  fig.functions = {fmt::format("1/({:.10g}+x) title 'AK φ = 1/(μ+λ), spiked μ = {:.3g}' lw 2 dt 2", mu_shown, mu_shown),
+                   "1 title 'EMA (1)' lw 2 lc rgb 'gray40'",
+                   "1/x title 'Wiener (1/λ)' lw 2 lc rgb 'black' dt 3"};
+  ctx.out.figure(fig);
+
+  Figure tf;
+  tf.name = "transient-" + k;
+  tf.title = fmt::format("T1 transient, {} key, spiked: 1 − E[M_t u_i]/M*u_i = β̃_i^t", k);
+  tf.xlabel = "step t";
+  tf.ylabel = "remaining gap";
+  tf.logy = true;
+  for (int i : shown_directions(settings[0].n())) {
+    tf.series.push_back({"data_transient_" + k + ".csv", "t", "measured_gap", "", "measured " + dir_name(i),
+                         "points", "direction=" + dir_name(i)});
+    tf.series.push_back({"data_transient_" + k + ".csv", "t", "predicted_gap", "", "β̃^t " + dir_name(i),
+                         "lines", "direction=" + dir_name(i)});
+  }
+  tf.extra = {"set yrange [1e-4:2]"};
+  ctx.out.figure(tf);
+}
+
 }  // namespace
 
 static void t01_fixed_point(ExperimentContext& ctx) {
+  // ---- Set-up: the spectra, each (key, spectrum) pair's step size and value map ----
   const long long R = trials(ctx, 20000, 2000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
@@ -71,118 +160,59 @@ static void t01_fixed_point(ExperimentContext& ctx) {
                 {"checkpoints", kCheckpoints}, {"trials", R}, {"M0", "zero"},
                 {"value_stream", "delta = A x + xi, xi ~ N(0, noise_sigma^2 I), A in the eigenbasis"},
                 {"settings", nlohmann::json::array()}};
-
-  for (const Key key : {Key::raw, Key::normalized}) {
-    CsvTable table{{"spectrum", "direction", "lambda", "lambda_hat", "kappa", "lam_key", "phi",
-                    "predicted_ratio", "measured_ratio", "stderr_ratio"}, {}};
-    CsvTable trans{{"spectrum", "direction", "t", "predicted_gap", "measured_gap", "stderr_gap"}, {}};
-    double mu_shown = 0;
+  std::vector<Case> cases;
+  for (const Key key : {Key::raw, Key::normalized})
     for (const Setting& s : settings) {
-      const int n = s.n();
       const double eta = key == Key::raw ? raw_eta(s, 0.4) : kEtaNorm;
-      const double mu = theory::mu(kBeta, eta);
-      if (s.name == "spiked") mu_shown = mu;
-      const Mat A = value_map(kM, n, derive_seed(ctx.opts.seed, "T1/A/" + s.name));
-      const auto shown = shown_directions(n);
-      const Run run{s, key, eta, A};
-      const auto res = simulate(ctx, run, derive_seed(ctx.opts.seed, "T1/" + s.name + to_string(key)),
-                                R, shown);
-      const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-
+      cases.push_back({s, key, eta, theory::mu(kBeta, eta),
+                       value_map(kM, s.n(), derive_seed(ctx.opts.seed, "T1/A/" + s.name)),
+                       shown_directions(s.n())});
       nlohmann::json sp = setting_params(s);
       sp["key"] = to_string(key);
       sp["eta"] = eta;
       sp["A"] = nlohmann::json::array();
-      for (int r = 0; r < kM; ++r) sp["A"].push_back(to_std(A.row(r).transpose()));
+      for (int r = 0; r < kM; ++r) sp["A"].push_back(to_std(cases.back().A.row(r).transpose()));
       ctx.params["settings"].push_back(sp);
+    }
 
-      for (std::size_t cp = 0; cp < kCheckpoints.size(); ++cp) {
-        const int t = kCheckpoints[cp];
-        for (int i = 0; i < n; ++i) {
-          const double lam = s.lam(key, i);
-          const double bt = theory::beta_tilde(kBeta, eta, lam);
-          for (int r = 0; r < kM; ++r) {
-            // E[M_t u_i] = (gain_i A u_i) φ_i (1 − β̃_i^t)  [eq:dm-eigen + exact transient]
-            const double target = s.gain(key, i) * A(r, i) * theory::phi(mu, lam);
-            const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
-            ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
-                          theory::transient_mean(target, bt, t), res.total.estimate(static_cast<Eigen::Index>(o)));
-            // Alternative: the EMA buffer fed the same stream [eq:ema-update, tab:targets],
-            // E[M_t]u_i = Ḡu_i (1 − β^t) with Ḡu_i = λ_i A u_i — no φ_i shrinkage, rate β.
-            ctx.checks.against(theory::transient_mean(s.spectrum.lambda[i] * A(r, i), kBeta, t), "EMA");
-            // Resolution: the prediction as a function of (η, β, λ), the gain held fixed.
-            annotate_sensitivity(ctx.checks, log_sensitivity(
-                [&](double e, double b, double sc) {
-                  const double l = sc * lam;
-                  return theory::transient_mean(s.gain(key, i) * A(r, i) * theory::phi(theory::mu(b, e), l),
-                                                theory::beta_tilde(b, e, l), t);
-                }, eta, kBeta));
-          }
-        }
-      }
-      // Figure data at the last checkpoint: the A-projected ratio M u_i / (gain_i A u_i).
-      const std::size_t last = (kCheckpoints.size() - 1) * kM * n;
+  // ---- Simulate: every checkpoint of M_t and the shown directions' transient ----
+  for (Case& c : cases)
+    c.res = simulate(ctx, {c.s, c.key, c.eta, c.A},
+                     derive_seed(ctx.opts.seed, "T1/" + c.s.name + to_string(c.key)), R, c.shown);
+
+  // ---- Check: E[M_t]u_i at every checkpoint, direction and row ----
+  for (const Case& c : cases) {
+    const Setting& s = c.s;
+    const Key key = c.key;
+    const int n = s.n();
+    for (std::size_t cp = 0; cp < kCheckpoints.size(); ++cp) {
+      const int t = kCheckpoints[cp];
       for (int i = 0; i < n; ++i) {
-        const double lam = s.lam(key, i), g = s.gain(key, i);
-        const double a2 = A.col(i).squaredNorm();
-        double m_ratio = 0, var = 0;
+        const double lam = s.lam(key, i);
+        const double bt = theory::beta_tilde(kBeta, c.eta, lam);
         for (int r = 0; r < kM; ++r) {
-          const std::size_t o = last + static_cast<std::size_t>(i) * kM + r;
-          m_ratio += A(r, i) * mean[o] / (a2 * g);
-          var += std::pow(A(r, i) * se[o] / (a2 * g), 2);  // rows are close to independent
-        }
-        const double phi = theory::phi(mu, lam);
-        table.add({s.name, i + 1, s.spectrum.lambda[i], s.moments.lambda_hat[i],
-                   s.moments.kappa[i], lam, phi,
-                   theory::transient_mean(phi, theory::beta_tilde(kBeta, eta, lam), kSteps), m_ratio,
-                   std::sqrt(var)});
-      }
-      const std::size_t base = kCheckpoints.size() * kM * n;
-      for (std::size_t d = 0; d < shown.size() && s.name == "spiked"; ++d) {
-        const double bt = theory::beta_tilde(kBeta, eta, s.lam(key, shown[d]));
-        for (int t = 1; t <= kSteps; ++t) {
-          const std::size_t o = base + d * kSteps + (t - 1);
-          trans.add({s.name, dir_name(shown[d]), t, std::pow(bt, t),
-                     1.0 - mean[o], se[o]});
+          // E[M_t u_i] = (gain_i A u_i) φ_i (1 − β̃_i^t)  [eq:dm-eigen + exact transient]
+          const double target = s.gain(key, i) * c.A(r, i) * theory::phi(c.mu, lam);
+          const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
+          ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
+                        theory::transient_mean(target, bt, t), c.res.total.estimate(static_cast<Eigen::Index>(o)));
+          // Alternative: the EMA buffer fed the same stream [eq:ema-update, tab:targets],
+          // E[M_t]u_i = Ḡu_i (1 − β^t) with Ḡu_i = λ_i A u_i — no φ_i shrinkage, rate β.
+          ctx.checks.against(theory::transient_mean(s.spectrum.lambda[i] * c.A(r, i), kBeta, t), "EMA");
+          // Resolution: the prediction as a function of (η, β, λ), the gain held fixed.
+          annotate_sensitivity(ctx.checks, log_sensitivity(
+              [&](double e, double b, double sc) {
+                const double l = sc * lam;
+                return theory::transient_mean(s.gain(key, i) * c.A(r, i) * theory::phi(theory::mu(b, e), l),
+                                              theory::beta_tilde(b, e, l), t);
+              }, c.eta, kBeta));
         }
       }
     }
-    const std::string k = to_string(key);
-    ctx.out.write_csv("data_" + k + ".csv", table);
-    ctx.out.write_csv("data_transient_" + k + ".csv", trans);
-
-    Figure fig;
-    fig.name = "fixed-point-" + k;
-    fig.title = fmt::format("T1 fixed point, {} key, β = {}: M*u_i / {}u_i", k, kBeta,
-                            key == Key::raw ? "Ḡ" : "Ĝ");
-    fig.xlabel = key == Key::raw ? "λ_i (eigenvalue of Σ)" : "λ̂_i (eigenvalue of Σ̂)";
-    fig.ylabel = "ratio to the gradient along u_i";
-    fig.logx = fig.logy = true;
-    for (const Setting& s : settings)
-      fig.series.push_back({"data_" + k + ".csv", "lam_key", "measured_ratio", "stderr_ratio",
-                            "measured (" + s.name + ")", "errorbars", "spectrum=" + s.name});
-    fig.series.push_back({"data_" + k + ".csv", "lam_key", "phi", "", "AK φ_i (power law)", "lines",
-                          "spectrum=power"});
-    fig.functions = {fmt::format("1/({:.10g}+x) title 'AK φ = 1/(μ+λ), spiked μ = {:.3g}' lw 2 dt 2", mu_shown, mu_shown),
-                     "1 title 'EMA (1)' lw 2 lc rgb 'gray40'",
-                     "1/x title 'Wiener (1/λ)' lw 2 lc rgb 'black' dt 3"};
-    ctx.out.figure(fig);
-
-    Figure tf;
-    tf.name = "transient-" + k;
-    tf.title = fmt::format("T1 transient, {} key, spiked: 1 − E[M_t u_i]/M*u_i = β̃_i^t", k);
-    tf.xlabel = "step t";
-    tf.ylabel = "remaining gap";
-    tf.logy = true;
-    for (int i : shown_directions(settings[0].n())) {
-      tf.series.push_back({"data_transient_" + k + ".csv", "t", "measured_gap", "", "measured " + dir_name(i),
-                           "points", "direction=" + dir_name(i)});
-      tf.series.push_back({"data_transient_" + k + ".csv", "t", "predicted_gap", "", "β̃^t " + dir_name(i),
-                           "lines", "direction=" + dir_name(i)});
-    }
-    tf.extra = {"set yrange [1e-4:2]"};
-    ctx.out.figure(tf);
   }
+
+  // ---- Record: per key, the fixed-point and transient tables and figures ----
+  for (const Key key : {Key::raw, Key::normalized}) record(ctx, key, cases, settings);
 }
 
 const Registrar registration{{

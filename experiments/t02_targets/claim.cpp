@@ -20,18 +20,41 @@ namespace akm::exp {
 using namespace t02;
 
 static void t02_targets(ExperimentContext& ctx) {
+  // ---- Set-up: the online rules' eigenbasis spectrum and the dense (non-eigen) setting ----
   ctx.params = {{"m", kM}, {"noise_sigma", kNoise},
                 {"value_stream", "delta = A x + xi, xi ~ N(0, noise_sigma^2 I), "
                                  "x ~ N(0, U diag(lambda) U^T) (U = I unless given)"}};
   const Setting online = make_setting("power", kOnlineSpec, ctx.opts.seed);
-  online_rules(ctx, online);
   const Dense dense = make_dense(ctx.opts.seed);
+
+  // ---- Simulate: each part's Monte Carlo, and the exact computations its checks compare ----
+  const OnlineRun on = measure_online(ctx, online);
+  const LeastSquaresRun ls = measure_least_squares(ctx, dense);
+  const std::vector<UniformCase> uniform = measure_uniform(ctx);
+  const MuLimits mu = measure_mu_limits(online.spectrum.lambda);
+  const KfacRun kf = measure_kfac(ctx, dense);
+  const KfacAppRun app = measure_kfac_app(ctx, dense);
+  const NormalizedRun nk = measure_normalized_key(ctx, dense);
+
+  // ---- Check: online rules, sample minimizers, uniform multiples, μ limits, K-FAC, the ridge,
+  // the normalized key ----
+  check_online(ctx, online, on);
+  check_least_squares(ctx, dense, ls);
+  check_uniform(ctx, uniform);
+  check_mu_limits(ctx, mu);
+  check_kfac(ctx, dense, kf);
+  check_kfac_app(ctx, dense, app);
+  check_normalized_key(ctx, dense, nk);
+
+  // ---- Record: each part's params, tables and figures ----
+  record_online(ctx, online, on);
   ctx.params["least_squares_setting"] = dense_params(dense);
-  least_squares(ctx, dense);
-  uniform_multiples(ctx);
-  mu_limits(ctx, online.spectrum.lambda);
-  kfac(ctx, dense);
-  kfac_app(ctx, dense);
+  record_least_squares(ctx, ls);
+  record_uniform(ctx, uniform);
+  record_mu_limits(ctx, mu);
+  record_kfac(ctx, dense, kf);
+  record_kfac_app(ctx, dense, app);
+  record_normalized_key(ctx, dense, nk);
 }
 
 const Registrar registration{{

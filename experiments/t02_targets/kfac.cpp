@@ -13,28 +13,23 @@ Mat matrix_power(const Mat& P, int t) {
   return R;
 }
 
-// (a) [eq:dm-fixedpoint] at β = 1, M* = ηḠ((1−β)I + ηΣ)^{-1} by an SPD solve, equals the
+// (a) [eq:dm-fixedpoint] at β = 1, M* = ηḠ((1−β)I + ηΣ)^{-1} by an SPD solve, against the
 // K-FAC input-side factor ḠΣ^{-1} by explicit inversion, and the factor read off the
-// Kronecker-factored Fisher (kfac_input_factor).
-void kfac_exact(ExperimentContext& ctx, const Dense& d, double eta, const Mat& factor) {
+// Kronecker-factored Fisher (kfac_input_factor): the two relative distances.
+void kfac_exact(const Dense& d, KfacRun& run) {
   const int n = d.n();
   constexpr double beta = 1.0;
   const Mat gbar = d.gbar();
-  const Mat closed = ((1.0 - beta) * Mat::Identity(n, n) + eta * d.sigma)
+  const Mat closed = ((1.0 - beta) * Mat::Identity(n, n) + run.eta * d.sigma)
                          .ldlt()
-                         .solve(eta * gbar.transpose())
+                         .solve(run.eta * gbar.transpose())
                          .transpose();
-  ctx.checks.exact("kfac/M*(beta=1) = G Sigma^-1 (explicit LU inverse)", 0.0,
-                   rel_dist(closed, factor), 0.0, kRel);
-  ctx.checks.exact("kfac/E[dd^T] F^-1 G (natural gradient, output side removed) = M*(beta=1)",
-                   0.0, rel_dist(kfac_input_factor(d), closed), 0.0, kRel);
+  run.closed_vs_factor = rel_dist(closed, run.factor);
+  run.kron_vs_closed = rel_dist(kfac_input_factor(d), closed);
 }
 
-// (b) The reference rules::pure_delta in the dense basis: E[M_t] = ḠΣ^{-1}(I − (I − ηΣ)^t)
-// for every entry; one family check per checkpoint reports the worst entry.
-void kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, const Mat& factor,
-                      nlohmann::json& out) {
-  const long long R = trials(ctx, 6000, 600);
+// (b) The reference rules::pure_delta in the dense basis, M_t at every checkpoint.
+McResult kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, long long R) {
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/kfac");
   const int n = d.n(), T = kKfacCheckpoints.back();
   const std::size_t block = static_cast<std::size_t>(kM) * n;
@@ -54,34 +49,7 @@ void kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, const 
       }
     }
   };
-  const auto res = monte_carlo(ctx.mc(R, "T2 K-FAC"), kKfacCheckpoints.size() * block, kernel);
-  const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-  const Mat P = Mat::Identity(n, n) - eta * d.sigma;
-  CsvTable table{{"t", "row", "col", "predicted", "measured", "stderr"}, {}};
-  for (std::size_t cp = 0; cp < kKfacCheckpoints.size(); ++cp) {
-    const int t = kKfacCheckpoints[cp];
-    const Mat pred = factor * (Mat::Identity(n, n) - matrix_power(P, t));
-    std::size_t worst = 0;
-    double worst_z = -1;
-    for (std::size_t e = 0; e < block; ++e) {
-      const double z = std::abs(mean[cp * block + e] - pred(e)) / se[cp * block + e];
-      if (z > worst_z) worst_z = z, worst = e;
-      table.add({t, e % kM,
-                 e / kM, pred(e), mean[cp * block + e], se[cp * block + e]});
-    }
-    ctx.checks.mc_family(
-        fmt::format("kfac/t={}/E[M_t] = G Sigma^-1 (I - (I - eta Sigma)^t), worst of {} entries", t,
-                    block),
-        pred(worst), res.total.estimate(static_cast<Eigen::Index>(cp * block + worst)),
-        static_cast<long long>(block));
-    // Alternative at the reported (worst) entry: the same transient without the input-side
-    // factor Σ^{-1}, i.e. the buffer converging to Ḡ as EMA's does.
-    const Mat alt = d.gbar() * (Mat::Identity(n, n) - matrix_power(P, t));
-    ctx.checks.against(alt(static_cast<Eigen::Index>(worst)), "G (no Sigma^-1)");
-  }
-  ctx.out.write_csv("data_kfac.csv", table);
-  out["trials"] = R;
-  out["remaining_transient_norm"] = matrix_power(P, T).norm();
+  return monte_carlo(ctx.mc(R, "T2 K-FAC"), kKfacCheckpoints.size() * block, kernel);
 }
 
 }  // namespace
@@ -101,16 +69,66 @@ Mat kfac_input_factor(const Dense& d) {
   return gamma * natural;
 }
 
-void kfac(ExperimentContext& ctx, const Dense& d) {
-  const double eta = kEtaLamMax / d.sp.lambda.maxCoeff();
-  const double rho = require_mean_square_stable(d.sp.lambda, 1.0, eta, "K-FAC pure delta");
-  const Mat factor = d.gbar() * d.sigma.partialPivLu().inverse();  // ḠΣ^{-1}, explicit
+KfacRun measure_kfac(ExperimentContext& ctx, const Dense& d) {
+  KfacRun run;
+  const int n = d.n();
+  run.eta = kEtaLamMax / d.sp.lambda.maxCoeff();
+  run.rho = require_mean_square_stable(d.sp.lambda, 1.0, run.eta, "K-FAC pure delta");
+  run.factor = d.gbar() * d.sigma.partialPivLu().inverse();  // ḠΣ^{-1}, explicit
+  kfac_exact(d, run);
+  // E[M_t] = ḠΣ^{-1}(I − (I − ηΣ)^t) for every entry; the rival is the same transient
+  // without the input-side factor Σ^{-1}, i.e. the buffer converging to Ḡ as EMA's does.
+  const Mat P = Mat::Identity(n, n) - run.eta * d.sigma;
+  for (const int t : kKfacCheckpoints) {
+    run.pred.push_back(run.factor * (Mat::Identity(n, n) - matrix_power(P, t)));
+    run.alt.push_back(d.gbar() * (Mat::Identity(n, n) - matrix_power(P, t)));
+  }
+  run.trials = trials(ctx, 6000, 600);
+  run.res = kfac_monte_carlo(ctx, d, run.eta, run.trials);
+  return run;
+}
+
+// (a) exact; (b) one family check per checkpoint reports the worst entry.
+void check_kfac(ExperimentContext& ctx, const Dense& d, const KfacRun& run) {
+  ctx.checks.exact("kfac/M*(beta=1) = G Sigma^-1 (explicit LU inverse)", 0.0, run.closed_vs_factor, 0.0, kRel);
+  ctx.checks.exact("kfac/E[dd^T] F^-1 G (natural gradient, output side removed) = M*(beta=1)",
+                   0.0, run.kron_vs_closed, 0.0, kRel);
+  const Vec mean = run.res.total.mean(), se = run.res.total.stderr_mean();
+  const std::size_t block = static_cast<std::size_t>(kM) * d.n();
+  for (std::size_t cp = 0; cp < kKfacCheckpoints.size(); ++cp) {
+    const Mat& pred = run.pred[cp];
+    std::size_t worst = 0;
+    double worst_z = -1;
+    for (std::size_t e = 0; e < block; ++e) {
+      const double z = std::abs(mean[cp * block + e] - pred(e)) / se[cp * block + e];
+      if (z > worst_z) worst_z = z, worst = e;
+    }
+    ctx.checks.mc_family(
+        fmt::format("kfac/t={}/E[M_t] = G Sigma^-1 (I - (I - eta Sigma)^t), worst of {} entries",
+                    kKfacCheckpoints[cp], block),
+        pred(worst), run.res.total.estimate(static_cast<Eigen::Index>(cp * block + worst)),
+        static_cast<long long>(block));
+    ctx.checks.against(run.alt[cp](static_cast<Eigen::Index>(worst)), "G (no Sigma^-1)");
+  }
+}
+
+void record_kfac(ExperimentContext& ctx, const Dense& d, const KfacRun& run) {
+  const int n = d.n();
+  const Vec mean = run.res.total.mean(), se = run.res.total.stderr_mean();
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  CsvTable table{{"t", "row", "col", "predicted", "measured", "stderr"}, {}};
+  for (std::size_t cp = 0; cp < kKfacCheckpoints.size(); ++cp)
+    for (std::size_t e = 0; e < block; ++e)
+      table.add({kKfacCheckpoints[cp], e % kM, e / kM, run.pred[cp](static_cast<Eigen::Index>(e)),
+                 mean[cp * block + e], se[cp * block + e]});
+  ctx.out.write_csv("data_kfac.csv", table);
   nlohmann::json out = dense_params(d);
-  out.update({{"beta", 1.0}, {"eta", eta}, {"checkpoints", kKfacCheckpoints},
-              {"mean_square_radius", rho}, {"M0", "zero"},
+  out.update({{"beta", 1.0}, {"eta", run.eta}, {"checkpoints", kKfacCheckpoints},
+              {"mean_square_radius", run.rho}, {"M0", "zero"},
               {"prediction", "E[M_t] = A Sigma Sigma^-1 (I - (I - eta Sigma)^t), Sigma = U diag(lambda) U^T"}});
-  kfac_exact(ctx, d, eta, factor);
-  kfac_monte_carlo(ctx, d, eta, factor, out);
+  out["trials"] = run.trials;
+  const Mat P = Mat::Identity(n, n) - run.eta * d.sigma;
+  out["remaining_transient_norm"] = matrix_power(P, kKfacCheckpoints.back()).norm();
   ctx.params["kfac"] = out;
 }
 

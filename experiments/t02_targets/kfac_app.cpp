@@ -21,9 +21,11 @@ double cond(const Mat& S) {
 }
 
 // (b) exact: ‖M*(μ) − K‖/‖K‖ = ‖μK(μI+Σ)^{-1}‖/‖K‖ grows with μ (each u_i column scales by
-// μ/(μ+λ_i)) and ‖μM*(μ) − Ḡ‖/‖Ḡ‖ shrinks (λ_i/(μ+λ_i)): M* leaves K toward Ḡ/μ.
-void interpolation(ExperimentContext& ctx, const Dense& d, const Mat& K) {
+// μ/(μ+λ_i)) and ‖μM*(μ) − Ḡ‖/‖Ḡ‖ shrinks (λ_i/(μ+λ_i)): M* leaves K toward Ḡ/μ. Fills the
+// largest violations of either monotonicity on the fine grid and the distances at its ends.
+void interpolation(const Dense& d, KfacAppRun& run) {
   const Mat gbar = d.gbar();
+  const Mat& K = run.K;
   double worst_up = -1e300, worst_down = -1e300;
   double prev_k = -1, prev_g = 1e300;
   for (int g = 0; g < kGridPoints; ++g) {
@@ -33,25 +35,21 @@ void interpolation(ExperimentContext& ctx, const Dense& d, const Mat& K) {
     if (g > 0) worst_up = std::max(worst_up, prev_k - dk), worst_down = std::max(worst_down, dg - prev_g);
     prev_k = dk, prev_g = dg;
   }
-  ctx.checks.at_most("kfac-app/interp/|M*(mu) - K|/|K| increasing in mu (max decrease)", 0.0, worst_up);
-  ctx.checks.at_most("kfac-app/interp/|mu M*(mu) - G|/|G| decreasing in mu (max increase)", 0.0,
-                     worst_down);
-  const double lmin = d.sp.lambda.minCoeff(), lmax = d.sp.lambda.maxCoeff();
-  ctx.checks.at_most(fmt::format("kfac-app/interp/mu={:g}: |mu M* - G|/|G| <= lambda_max/(mu+lambda_max)", kGridHi),
-                     lmax / (kGridHi + lmax), rel_dist(kGridHi * theory::fixed_point(gbar, d.sigma, kGridHi), gbar));
-  ctx.checks.at_most(fmt::format("kfac-app/interp/mu={:g}: |M* - K|/|K| <= mu/(mu+lambda_min)", kGridLo),
-                     kGridLo / (kGridLo + lmin), rel_dist(theory::fixed_point(gbar, d.sigma, kGridLo), K));
+  run.worst_up = worst_up;
+  run.worst_down = worst_down;
+  run.far_end = rel_dist(kGridHi * theory::fixed_point(gbar, d.sigma, kGridHi), gbar);
+  run.near_end = rel_dist(theory::fixed_point(gbar, d.sigma, kGridLo), K);
 }
 
-// (a, b) Monte Carlo: the raw-key AK buffer at each μ (β = 1 − μη) against the closed-form
-// transient E[M_t] = M*(μ)(I − (βI − ηΣ)^t) [thm:fixedpoint], worst of the m·n entries.
-void simulate_mu(ExperimentContext& ctx, const Dense& d, double mu, double eta, const Mat& K,
-                 nlohmann::json& out) {
-  const long long R = trials(ctx, 6000, 600);
-  const double beta = 1.0 - mu * eta;
-  const double rho = require_mean_square_stable(d.sp.lambda, beta, eta, "K-FAC ridge");
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, fmt::format("T2/kfac-app/mu={:g}", mu));
+// (a, b) Monte Carlo: the raw-key AK buffer at μ (β = 1 − μη), M_t at every checkpoint.
+// Also the exact conditioning of μI + Σ (the matrix M* inverts) and M*(μ)'s distance to K.
+RidgeRun simulate_mu(ExperimentContext& ctx, const Dense& d, double mu, double eta, const Mat& K) {
   const int n = d.n(), T = kAppCheckpoints.back();
+  RidgeRun run{mu, 1.0 - mu * eta, 0.0, cond(mu * Mat::Identity(n, n) + d.sigma),
+               rel_dist(theory::fixed_point(d.gbar(), d.sigma, mu), K), trials(ctx, 6000, 600), {}};
+  const double beta = run.beta;
+  run.rho = require_mean_square_stable(d.sp.lambda, beta, eta, "K-FAC ridge");
+  const std::uint64_t seed = derive_seed(ctx.opts.seed, fmt::format("T2/kfac-app/mu={:g}", mu));
   const std::size_t block = static_cast<std::size_t>(kM) * n;
   auto kernel = [&](long long trial, double* obs) {
     Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
@@ -67,8 +65,17 @@ void simulate_mu(ExperimentContext& ctx, const Dense& d, double mu, double eta, 
         std::copy(M.data(), M.data() + block, obs + (cp++) * block);
     }
   };
-  const auto res = monte_carlo(ctx.mc(R, fmt::format("T2 K-FAC ridge mu={:g}", mu)),
-                               kAppCheckpoints.size() * block, kernel);
+  run.res = monte_carlo(ctx.mc(run.trials, fmt::format("T2 K-FAC ridge mu={:g}", mu)),
+                        kAppCheckpoints.size() * block, kernel);
+  return run;
+}
+
+// Against the closed-form transient E[M_t] = M*(μ)(I − (βI − ηΣ)^t) [thm:fixedpoint], worst
+// of the m·n entries; then the exact conditioning and distance to K.
+void check_mu(ExperimentContext& ctx, const Dense& d, double eta, const RidgeRun& run) {
+  const int n = d.n();
+  const double mu = run.mu, beta = run.beta;
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
   const Mat gbar = d.gbar();
   const bool smallest = mu == kAppMus.front();
   for (std::size_t cp = 0; cp < kAppCheckpoints.size(); ++cp) {
@@ -77,13 +84,13 @@ void simulate_mu(ExperimentContext& ctx, const Dense& d, double mu, double eta, 
     std::size_t worst = 0;
     double worst_z = -1;
     for (std::size_t e = 0; e < block; ++e) {
-      const double z = std::abs(res.total.mean()[cp * block + e] - pred(e)) / res.total.stderr_mean()[cp * block + e];
+      const double z = std::abs(run.res.total.mean()[cp * block + e] - pred(e)) / run.res.total.stderr_mean()[cp * block + e];
       if (z > worst_z) worst_z = z, worst = e;
     }
     const auto w = static_cast<Eigen::Index>(worst);
     ctx.checks.mc_family(fmt::format("kfac-app/mu={:g}/t={}/E[M_t] = G (mu I + Sigma)^-1 (I - P^t), worst of {} entries",
                                      mu, t, block),
-                         pred(w), res.total.estimate(static_cast<Eigen::Index>(cp * block) + w),
+                         pred(w), run.res.total.estimate(static_cast<Eigen::Index>(cp * block) + w),
                          static_cast<long long>(block));
     // Rivals: at the smallest μ, EMA fed the same stream (E[M_t] = Ḡ(1 − β^t)), the target
     // that μ's interpolation leaves; at the larger μ, the μ = 0 transient toward K, which the
@@ -94,29 +101,43 @@ void simulate_mu(ExperimentContext& ctx, const Dense& d, double mu, double eta, 
       ctx.checks.against(theory::transient_mean(gbar, d.sigma, 1.0, eta, t)(w), "mu = 0 (K-FAC factor)");
   }
   // (b) exact: the ridge conditions the matrix M* inverts [rem:kfac-app: numerically stable].
-  const Mat ridged = mu * Mat::Identity(n, n) + d.sigma;
   ctx.checks.at_most(fmt::format("kfac-app/mu={:g}/cond(Sigma + mu I) <= cond(Sigma)", mu), cond(d.sigma),
-                     cond(ridged));
+                     run.cond_ridged);
   // (a) exact: M*(μ) is within μ/(μ + λ_min) of the K-FAC factor read off the Fisher.
   ctx.checks.at_most(fmt::format("kfac-app/mu={:g}/|M*(mu) - K_Fisher|/|K_Fisher| <= mu/(mu+lambda_min)", mu),
-                     mu / (mu + d.sp.lambda.minCoeff()), rel_dist(theory::fixed_point(gbar, d.sigma, mu), K));
-  out.push_back({{"mu", mu}, {"beta", beta}, {"eta", eta}, {"trials", R}, {"mean_square_radius", rho},
-                 {"cond_ridged", cond(ridged)},
-                 {"distance_to_kfac", rel_dist(theory::fixed_point(gbar, d.sigma, mu), K)}});
+                     mu / (mu + d.sp.lambda.minCoeff()), run.distance_to_kfac);
 }
 
 }  // namespace
 
-void kfac_app(ExperimentContext& ctx, const Dense& d) {
-  const double eta = kEtaLamMax / d.sp.lambda.maxCoeff();
-  const Mat K = kfac_input_factor(d);
+KfacAppRun measure_kfac_app(ExperimentContext& ctx, const Dense& d) {
+  KfacAppRun run{kEtaLamMax / d.sp.lambda.maxCoeff(), kfac_input_factor(d), 0, 0, 0, 0, {}};
+  interpolation(d, run);
+  for (double mu : kAppMus) run.ridges.push_back(simulate_mu(ctx, d, mu, run.eta, run.K));
+  return run;
+}
+
+void check_kfac_app(ExperimentContext& ctx, const Dense& d, const KfacAppRun& run) {
+  ctx.checks.at_most("kfac-app/interp/|M*(mu) - K|/|K| increasing in mu (max decrease)", 0.0, run.worst_up);
+  ctx.checks.at_most("kfac-app/interp/|mu M*(mu) - G|/|G| decreasing in mu (max increase)", 0.0,
+                     run.worst_down);
+  const double lmin = d.sp.lambda.minCoeff(), lmax = d.sp.lambda.maxCoeff();
+  ctx.checks.at_most(fmt::format("kfac-app/interp/mu={:g}: |mu M* - G|/|G| <= lambda_max/(mu+lambda_max)", kGridHi),
+                     lmax / (kGridHi + lmax), run.far_end);
+  ctx.checks.at_most(fmt::format("kfac-app/interp/mu={:g}: |M* - K|/|K| <= mu/(mu+lambda_min)", kGridLo),
+                     kGridLo / (kGridLo + lmin), run.near_end);
+  for (const RidgeRun& r : run.ridges) check_mu(ctx, d, run.eta, r);
+}
+
+void record_kfac_app(ExperimentContext& ctx, const Dense& d, const KfacAppRun& run) {
   nlohmann::json runs = nlohmann::json::array();
-  interpolation(ctx, d, K);
-  for (double mu : kAppMus) simulate_mu(ctx, d, mu, eta, K, runs);
+  for (const RidgeRun& r : run.ridges)
+    runs.push_back({{"mu", r.mu}, {"beta", r.beta}, {"eta", run.eta}, {"trials", r.trials},
+                    {"mean_square_radius", r.rho}, {"cond_ridged", r.cond_ridged},
+                    {"distance_to_kfac", r.distance_to_kfac}});
   ctx.params["kfac_app"] = {{"checkpoints", kAppCheckpoints}, {"cond_sigma", cond(d.sigma)},
                             {"mu_grid", {kGridLo, kGridHi, kGridPoints}}, {"runs", runs},
                             {"prediction", "E[M_t] = G (mu I + Sigma)^-1 (I - (beta I - eta Sigma)^t), K = E[dd^T] F^-1 G"}};
-  normalized_key(ctx, d);
 }
 
 }  // namespace akm::exp::t02

@@ -27,9 +27,10 @@ Mat function_space_minimizer(const Mat& X, const Mat& D) {
 
 // [app:divergent-optima] on a finite sample: the minimizers equal Ḡ_S = DᵀX/S and
 // Ḡ_S Σ_S^{-1} (Σ_S = XᵀX/S, explicit LU inverse), to rounding.
-void exact_minimizers(ExperimentContext& ctx, const Dense& d, nlohmann::json& out) {
+std::vector<ExactSample> exact_minimizers(ExperimentContext& ctx, const Dense& d) {
   Stream keys(derive_seed(ctx.opts.seed, "T2/ls/sample"), 0, Purpose::keys);
   Stream noise(derive_seed(ctx.opts.seed, "T2/ls/sample"), 0, Purpose::noise);
+  std::vector<ExactSample> out;
   for (const int S : kSampleSizes) {
     Mat X(S, d.n()), D(S, kM);
     draw_sample(d, keys, noise, X, D);
@@ -38,20 +39,15 @@ void exact_minimizers(ExperimentContext& ctx, const Dense& d, nlohmann::json& ou
     const Mat wiener_s = g_s * sigma_s.inverse();
     const double w = rel_dist(weight_space_minimizer(X, D), g_s);
     const double f = rel_dist(function_space_minimizer(X, D), wiener_s);
-    ctx.checks.exact(fmt::format("ls/S={}/argmin J_w = G_S (rel. Frobenius)", S), 0.0, w, 0.0, kRel);
-    ctx.checks.exact(fmt::format("ls/S={}/argmin J_f (QR) = G_S Sigma_S^-1 (rel. Frobenius)", S),
-                     0.0, f, 0.0, kRel);
     const Eigen::SelfAdjointEigenSolver<Mat> es(sigma_s, Eigen::EigenvaluesOnly);
-    out["exact_samples"].push_back(
-        {{"S", S}, {"cond_sigma_S", es.eigenvalues().maxCoeff() / es.eigenvalues().minCoeff()},
-         {"rel_dist_weight", w}, {"rel_dist_function", f}});
+    out.push_back({S, es.eigenvalues().maxCoeff() / es.eigenvalues().minCoeff(), w, f});
   }
+  return out;
 }
 
 // Over trials of S pairs: E[argmin J_f] = A = ḠΣ^{-1} (the sample Wiener solution is
 // conditionally unbiased given X, since E[ξ | X] = 0) and E[Ḡ_S] = Ḡ = AΣ.
-void unbiased_minimizers(ExperimentContext& ctx, const Dense& d, nlohmann::json& out) {
-  const long long R = trials(ctx, 20000, 2000);
+McResult unbiased_minimizers(ExperimentContext& ctx, const Dense& d, long long R) {
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/ls/mc");
   const std::size_t k = static_cast<std::size_t>(kM) * d.n();
   auto kernel = [&](long long trial, double* obs) {
@@ -63,21 +59,7 @@ void unbiased_minimizers(ExperimentContext& ctx, const Dense& d, nlohmann::json&
     std::copy(mf.data(), mf.data() + k, obs);
     std::copy(gs.data(), gs.data() + k, obs + k);
   };
-  const auto res = monte_carlo(ctx.mc(R, "T2 least squares"), 2 * k, kernel);
-  const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-  const Mat gbar = d.gbar();
-  for (int j = 0; j < d.n(); ++j)
-    for (int r = 0; r < kM; ++r) {
-      const std::size_t e = static_cast<std::size_t>(j) * kM + r;
-      // Each minimizer against the other objective's (the divergence of the two optima).
-      ctx.checks.mc(fmt::format("ls/unbiased/argmin J_f[{},{}] = A = G Sigma^-1", r, j), d.A(r, j),
-                    res.total.estimate(static_cast<Eigen::Index>(e)));
-      ctx.checks.against(gbar(r, j), "argmin J_w = G");
-      ctx.checks.mc(fmt::format("ls/unbiased/argmin J_w[{},{}] = G", r, j), gbar(r, j),
-                    res.total.estimate(static_cast<Eigen::Index>(k + e)));
-      ctx.checks.against(d.A(r, j), "argmin J_f = A");
-    }
-  out["mc"] = {{"S", kMcSample}, {"trials", R}};
+  return monte_carlo(ctx.mc(R, "T2 least squares"), 2 * k, kernel);
 }
 
 }  // namespace
@@ -107,10 +89,40 @@ void draw_sample(const Dense& d, Stream& keys, Stream& noise, Mat& X, Mat& D) {
     for (int q = 0; q < kM; ++q) D(s, q) += kNoise * noise.normal();
 }
 
-void least_squares(ExperimentContext& ctx, const Dense& d) {
+LeastSquaresRun measure_least_squares(ExperimentContext& ctx, const Dense& d) {
+  LeastSquaresRun run{exact_minimizers(ctx, d), trials(ctx, 20000, 2000), {}};
+  run.res = unbiased_minimizers(ctx, d, run.trials);
+  return run;
+}
+
+void check_least_squares(ExperimentContext& ctx, const Dense& d, const LeastSquaresRun& run) {
+  for (const ExactSample& e : run.exact) {
+    ctx.checks.exact(fmt::format("ls/S={}/argmin J_w = G_S (rel. Frobenius)", e.S), 0.0, e.rel_dist_weight, 0.0, kRel);
+    ctx.checks.exact(fmt::format("ls/S={}/argmin J_f (QR) = G_S Sigma_S^-1 (rel. Frobenius)", e.S),
+                     0.0, e.rel_dist_function, 0.0, kRel);
+  }
+  const std::size_t k = static_cast<std::size_t>(kM) * d.n();
+  const Mat gbar = d.gbar();
+  for (int j = 0; j < d.n(); ++j)
+    for (int r = 0; r < kM; ++r) {
+      const std::size_t e = static_cast<std::size_t>(j) * kM + r;
+      // Each minimizer against the other objective's (the divergence of the two optima).
+      ctx.checks.mc(fmt::format("ls/unbiased/argmin J_f[{},{}] = A = G Sigma^-1", r, j), d.A(r, j),
+                    run.res.total.estimate(static_cast<Eigen::Index>(e)));
+      ctx.checks.against(gbar(r, j), "argmin J_w = G");
+      ctx.checks.mc(fmt::format("ls/unbiased/argmin J_w[{},{}] = G", r, j), gbar(r, j),
+                    run.res.total.estimate(static_cast<Eigen::Index>(k + e)));
+      ctx.checks.against(d.A(r, j), "argmin J_f = A");
+    }
+}
+
+void record_least_squares(ExperimentContext& ctx, const LeastSquaresRun& run) {
   nlohmann::json out = {{"exact_samples", nlohmann::json::array()}};
-  exact_minimizers(ctx, d, out);
-  unbiased_minimizers(ctx, d, out);
+  for (const ExactSample& e : run.exact)
+    out["exact_samples"].push_back({{"S", e.S}, {"cond_sigma_S", e.cond_sigma_S},
+                                    {"rel_dist_weight", e.rel_dist_weight},
+                                    {"rel_dist_function", e.rel_dist_function}});
+  out["mc"] = {{"S", kMcSample}, {"trials", run.trials}};
   ctx.params["least_squares"] = out;
 }
 

@@ -40,15 +40,14 @@ Eigen::Index worst_entry(const McResult& res, std::size_t offset, const Mat& pre
 }
 
 // Each key's buffer on the Gaussian law; observables M_t U (column i = M_t u_i) at every
-// checkpoint, checked per direction against its own formula: raw (Ḡ, Σx), normalized (Ĝ, Σ̂).
-void side_by_side(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk, nlohmann::json& out) {
-  const long long R = trials(ctx, 20000, 2000);
+// checkpoint.
+void side_by_side(ExperimentContext& ctx, const Dense& d, NormalizedRun& run) {
+  run.side_trials = trials(ctx, 20000, 2000);
+  const long long R = run.side_trials;
   const int n = d.n();
   const Mat& U = d.sp.basis;
-  const Mat ghat = d.A * nk.k_hat, naive = d.sigma / d.sigma.trace();
   for (const Key key : {Key::raw, Key::normalized}) {
-    const bool raw = key == Key::raw;
-    const double eta = raw ? kEtaLamMax / d.sp.lambda.maxCoeff() : kEtaNorm;
+    const double eta = key == Key::raw ? kEtaLamMax / d.sp.lambda.maxCoeff() : kEtaNorm;
     const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/" + to_string(key));
     const std::size_t block = static_cast<std::size_t>(kM) * n;
     auto kernel = [&](long long trial, double* obs) {
@@ -68,16 +67,30 @@ void side_by_side(ExperimentContext& ctx, const Dense& d, const DenseNormalized&
         }
       }
     };
-    const auto res = monte_carlo(ctx.mc(R, "T2 normalized-key " + to_string(key)),
-                                 kSideCheckpoints.size() * block, kernel);
+    run.side_eta.push_back(eta);
+    run.side.push_back(monte_carlo(ctx.mc(R, "T2 normalized-key " + to_string(key)),
+                                   kSideCheckpoints.size() * block, kernel));
+  }
+}
+
+// Each key checked per direction against its own formula: raw (Ḡ, Σx), normalized (Ĝ, Σ̂).
+void check_side_by_side(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
+  const int n = d.n();
+  const Mat& U = d.sp.basis;
+  const Mat ghat = d.A * run.nk.k_hat, naive = d.sigma / d.sigma.trace();
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  for (const Key key : {Key::raw, Key::normalized}) {
+    const bool raw = key == Key::raw;
+    const double eta = run.side_eta[raw ? 0 : 1];
+    const McResult& res = run.side[raw ? 0 : 1];
     for (std::size_t cp = 0; cp < kSideCheckpoints.size(); ++cp) {
       const int t = kSideCheckpoints[cp];
       // Column i = Gu_i φ_i (1 − β̃_i^t): the fixed point and the per-direction rate at once.
       const Mat pred = raw ? Mat(theory::transient_mean(d.gbar(), d.sigma, kSideBeta, eta, t) * U)
-                           : Mat(theory::transient_mean(ghat, nk.sigma_hat, kSideBeta, eta, t) * U);
+                           : Mat(theory::transient_mean(ghat, run.nk.sigma_hat, kSideBeta, eta, t) * U);
       // Rivals: the raw buffer read with the normalized formula; the normalized buffer with
       // the naive substitution Σx/tr Σx for Σ̂ (Ĝ kept, so only the key's law differs).
-      const Mat alt = raw ? Mat(theory::transient_mean(ghat, nk.sigma_hat, kSideBeta, eta, t) * U)
+      const Mat alt = raw ? Mat(theory::transient_mean(ghat, run.nk.sigma_hat, kSideBeta, eta, t) * U)
                           : Mat(theory::transient_mean(ghat, naive, kSideBeta, eta, t) * U);
       for (int i = 0; i < n; ++i)
         for (int q = 0; q < kM; ++q) {
@@ -88,26 +101,24 @@ void side_by_side(ExperimentContext& ctx, const Dense& d, const DenseNormalized&
                                          : "Sigma_x/tr Sigma_x in place of Sigma_hat");
         }
     }
-    out[to_string(key)] = {{"beta", kSideBeta}, {"eta", eta}, {"mu", theory::mu(kSideBeta, eta)}, {"trials", R}};
   }
 }
 
 // Keys x = c·x̂ with x̂ the Gaussian law's direction and c = √n deterministic: Σx = c²Σ̂,
 // Ḡ = c²AΣ̂, Ĝ = cAΣ̂, so [eq:dm-fixedpoint-norm] is c × the raw fixed point at η/c², and
 // ≈ c·ḠΣx^{-1} = cA at small μ. The rival drops the scalar c.
-void deterministic_norm(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk,
-                        nlohmann::json& out) {
-  const long long R = trials(ctx, 6000, 600);
+void deterministic_norm(ExperimentContext& ctx, const Dense& d, NormalizedRun& run) {
+  run.det_trials = trials(ctx, 6000, 600);
   const int n = d.n();
   const double c = std::sqrt(static_cast<double>(n));
-  const Mat ghat = c * d.A * nk.sigma_hat, gbar = c * c * d.A * nk.sigma_hat, sigma = c * c * nk.sigma_hat;
+  const Mat ghat = c * d.A * run.nk.sigma_hat, gbar = c * c * d.A * run.nk.sigma_hat, sigma = c * c * run.nk.sigma_hat;
   const double mu = theory::mu(kDetBeta, kEtaNorm);
-  const Mat Mn = theory::fixed_point(ghat, nk.sigma_hat, mu);
-  ctx.checks.exact("nk/det-norm/M*_norm(mu) = c M*_raw(c^2 mu) (cor:fixedpoint-normalized scalar)", 0.0,
-                   rel_dist(Mn, c * theory::fixed_point(gbar, sigma, c * c * mu)), 0.0, kRel);
-  const Mat cK = c * gbar * sigma.inverse();  // c·ḠΣx^{-1}
-  ctx.checks.at_most("nk/det-norm/|M*_norm - c G Sigma_x^-1|/|c G Sigma_x^-1| <= mu/(mu+lambda_hat_min)",
-                     mu / (mu + nk.km.lambda_hat.minCoeff()), rel_dist(Mn, cK));
+  const Mat Mn = theory::fixed_point(ghat, run.nk.sigma_hat, mu);
+  run.det_c = c;
+  run.det_mu = mu;
+  run.det_ghat = ghat;
+  run.det_scalar_dist = rel_dist(Mn, c * theory::fixed_point(gbar, sigma, c * c * mu));
+  run.det_kfac_dist = rel_dist(Mn, c * gbar * sigma.inverse());  // against c·ḠΣx^{-1}
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/det-norm");
   const std::size_t block = static_cast<std::size_t>(kM) * n;
   auto kernel = [&](long long trial, double* obs) {
@@ -125,45 +136,48 @@ void deterministic_norm(ExperimentContext& ctx, const Dense& d, const DenseNorma
         std::copy(M.data(), M.data() + block, obs + (cp++) * block);
     }
   };
-  const auto res = monte_carlo(ctx.mc(R, "T2 normalized-key deterministic norm"),
-                               kDetCheckpoints.size() * block, kernel);
+  run.det = monte_carlo(ctx.mc(run.det_trials, "T2 normalized-key deterministic norm"),
+                        kDetCheckpoints.size() * block, kernel);
+}
+
+void check_deterministic_norm(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
+  ctx.checks.exact("nk/det-norm/M*_norm(mu) = c M*_raw(c^2 mu) (cor:fixedpoint-normalized scalar)", 0.0,
+                   run.det_scalar_dist, 0.0, kRel);
+  ctx.checks.at_most("nk/det-norm/|M*_norm - c G Sigma_x^-1|/|c G Sigma_x^-1| <= mu/(mu+lambda_hat_min)",
+                     run.det_mu / (run.det_mu + run.nk.km.lambda_hat.minCoeff()), run.det_kfac_dist);
+  const std::size_t block = static_cast<std::size_t>(kM) * d.n();
   for (std::size_t cp = 0; cp < kDetCheckpoints.size(); ++cp) {
     const int t = kDetCheckpoints[cp];
-    const Mat pred = theory::transient_mean(ghat, nk.sigma_hat, kDetBeta, kEtaNorm, t);
-    const Eigen::Index w = worst_entry(res, cp * block, pred);
+    const Mat pred = theory::transient_mean(run.det_ghat, run.nk.sigma_hat, kDetBeta, kEtaNorm, t);
+    const Eigen::Index w = worst_entry(run.det, cp * block, pred);
     ctx.checks.mc_family(fmt::format("nk/det-norm/t={}/E[M_t] = G_hat (mu I + Sigma_hat)^-1 (I - P^t), worst of {} entries",
                                      t, block),
-                         pred(w), res.total.estimate(static_cast<Eigen::Index>(cp * block) + w),
+                         pred(w), run.det.total.estimate(static_cast<Eigen::Index>(cp * block) + w),
                          static_cast<long long>(block));
-    ctx.checks.against(pred(w) / c, "no scalar (raw fixed point)");
+    ctx.checks.against(pred(w) / run.det_c, "no scalar (raw fixed point)");
   }
-  out["deterministic_norm"] = {{"c", c}, {"beta", kDetBeta}, {"eta", kEtaNorm}, {"mu", mu}, {"trials", R},
-                               {"distance_to_c_kfac", rel_dist(Mn, cK)}};
 }
 
 // Where ‖x‖ is not deterministic the normalized Wiener point ĜΣ̂^{-1} is no multiple of
 // ḠΣx^{-1} = A: the corollary's scalar exists only under its condition.
-void no_scalar_for_gaussian(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk) {
+double no_scalar_for_gaussian(const Dense& d, const DenseNormalized& nk) {
   const Mat X = d.A * nk.k_hat * nk.sigma_hat.inverse(), K = d.gbar() * d.sigma.inverse();
   const double s = (X.array() * K.array()).sum() / K.squaredNorm();  // least-squares scalar
-  ctx.checks.at_most(fmt::format("nk/gaussian/distance of G_hat Sigma_hat^-1 from s*G Sigma_x^-1 >= {}", kMinDistance),
-                     rel_dist(X, s * K), kMinDistance);
+  return rel_dist(X, s * K);
 }
 
 // Linear regression y = W*x with AK-SGD on the normalized key: δ_t = E_t x_t (E = W − W*),
 // M_t = βM_{t−1} + η(δ_t − M_{t−1}x̂_t)x̂_tᵀ, E_{t+1} = E_t − αM_t. Along u_i the means follow
 // A^Δ_i [eq:iter-matrices] with coupling ηκ_i; the rival is the plain substitution ηλ̂_i.
-void iteration_trace(ExperimentContext& ctx, const Dense& d, const DenseNormalized& nk, nlohmann::json& out) {
-  const long long R = trials(ctx, 20000, 2000);
+void iteration_trace(ExperimentContext& ctx, const Dense& d, NormalizedRun& run) {
+  run.loop_trials = trials(ctx, 20000, 2000);
   const int n = d.n();
   const Mat& U = d.sp.basis;
-  const Mat E0U = d.A * U;  // E_0 = A (W_0 = 0, W* = −A)
   for (int i = 0; i < n; ++i) {
-    const double bt = theory::beta_tilde(kBeta, kEtaNorm, nk.km.lambda_hat[i]);
-    const Mat2 Ai = theory::iter_matrix_ak(kLoopAlpha, kEtaNorm * nk.km.kappa[i], bt);
+    const double bt = theory::beta_tilde(kBeta, kEtaNorm, run.nk.km.lambda_hat[i]);
+    const Mat2 Ai = theory::iter_matrix_ak(kLoopAlpha, kEtaNorm * run.nk.km.kappa[i], bt);
     if (!(theory::spectral_radius(Ai) < 1.0)) throw std::logic_error("T2 closed loop: mean-unstable direction");
-    ctx.checks.exact(fmt::format("nk/iter/{}/det A (coupling eta kappa_i) = beta - eta lambda_hat_i", dir_label(i)),
-                     bt, Ai.determinant());
+    run.loop_det.push_back(Ai.determinant());
   }
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/closed-loop");
   const std::size_t block = static_cast<std::size_t>(kM) * n;
@@ -184,7 +198,17 @@ void iteration_trace(ExperimentContext& ctx, const Dense& d, const DenseNormaliz
       }
     }
   };
-  const auto res = monte_carlo(ctx.mc(R, "T2 normalized-key closed loop"), kLoopCheckpoints.size() * block, kernel);
+  run.loop = monte_carlo(ctx.mc(run.loop_trials, "T2 normalized-key closed loop"), kLoopCheckpoints.size() * block, kernel);
+}
+
+void check_iteration_trace(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
+  const int n = d.n();
+  const DenseNormalized& nk = run.nk;
+  const Mat E0U = d.A * d.sp.basis;  // E_0 = A (W_0 = 0, W* = −A)
+  for (int i = 0; i < n; ++i)
+    ctx.checks.exact(fmt::format("nk/iter/{}/det A (coupling eta kappa_i) = beta - eta lambda_hat_i", dir_label(i)),
+                     theory::beta_tilde(kBeta, kEtaNorm, nk.km.lambda_hat[i]), run.loop_det[static_cast<std::size_t>(i)]);
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
   for (std::size_t cp = 0; cp < kLoopCheckpoints.size(); ++cp) {
     const int t = kLoopCheckpoints[cp];
     for (int i = 0; i < n; ++i) {
@@ -198,13 +222,11 @@ void iteration_trace(ExperimentContext& ctx, const Dense& d, const DenseNormaliz
       for (int q = 0; q < kM; ++q) {
         const Eigen::Index e = static_cast<Eigen::Index>(i) * kM + q;
         ctx.checks.mc(fmt::format("nk/iter/t={}/{}[{}]/E[e_t] = (A_i^t)_11 e_0, coupling eta kappa_i", t, dir_label(i), q),
-                      P(0, 0) * E0U(q, i), res.total.estimate(static_cast<Eigen::Index>(cp * block) + e));
+                      P(0, 0) * E0U(q, i), run.loop.total.estimate(static_cast<Eigen::Index>(cp * block) + e));
         ctx.checks.against(Pn(0, 0) * E0U(q, i), "coupling eta lambda_hat_i (plain substitution)");
       }
     }
   }
-  out["closed_loop"] = {{"alpha", kLoopAlpha}, {"beta", kBeta}, {"eta", kEtaNorm}, {"trials", R},
-                        {"E0", "A"}, {"checkpoints", kLoopCheckpoints}};
 }
 
 }  // namespace
@@ -216,15 +238,38 @@ DenseNormalized dense_normalized(const Dense& d) {
   return nk;
 }
 
-void normalized_key(ExperimentContext& ctx, const Dense& d) {
-  const DenseNormalized nk = dense_normalized(d);
+NormalizedRun measure_normalized_key(ExperimentContext& ctx, const Dense& d) {
+  NormalizedRun run{};
+  run.nk = dense_normalized(d);
+  side_by_side(ctx, d, run);
+  deterministic_norm(ctx, d, run);
+  run.no_scalar_dist = no_scalar_for_gaussian(d, run.nk);
+  iteration_trace(ctx, d, run);
+  return run;
+}
+
+void check_normalized_key(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
+  check_side_by_side(ctx, d, run);
+  check_deterministic_norm(ctx, d, run);
+  ctx.checks.at_most(fmt::format("nk/gaussian/distance of G_hat Sigma_hat^-1 from s*G Sigma_x^-1 >= {}", kMinDistance),
+                     run.no_scalar_dist, kMinDistance);
+  check_iteration_trace(ctx, d, run);
+}
+
+void record_normalized_key(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
+  const DenseNormalized& nk = run.nk;
   nlohmann::json out = {{"lambda_hat", to_std(nk.km.lambda_hat)}, {"kappa", to_std(nk.km.kappa)},
                         {"lambda_over_trace", to_std(d.sp.lambda / d.sp.lambda.sum())},
                         {"checkpoints", kSideCheckpoints}};
-  side_by_side(ctx, d, nk, out);
-  deterministic_norm(ctx, d, nk, out);
-  no_scalar_for_gaussian(ctx, d, nk);
-  iteration_trace(ctx, d, nk, out);
+  for (const Key key : {Key::raw, Key::normalized}) {
+    const double eta = run.side_eta[key == Key::raw ? 0 : 1];
+    out[to_string(key)] = {{"beta", kSideBeta}, {"eta", eta}, {"mu", theory::mu(kSideBeta, eta)},
+                           {"trials", run.side_trials}};
+  }
+  out["deterministic_norm"] = {{"c", run.det_c}, {"beta", kDetBeta}, {"eta", kEtaNorm}, {"mu", run.det_mu},
+                               {"trials", run.det_trials}, {"distance_to_c_kfac", run.det_kfac_dist}};
+  out["closed_loop"] = {{"alpha", kLoopAlpha}, {"beta", kBeta}, {"eta", kEtaNorm}, {"trials", run.loop_trials},
+                        {"E0", "A"}, {"checkpoints", kLoopCheckpoints}};
   ctx.params["normalized_key"] = out;
 }
 

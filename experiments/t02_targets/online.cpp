@@ -7,21 +7,6 @@ namespace {
 
 // ------------------------------- EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd]
 
-struct Online {
-  BufferKind rule;  // ema or delta
-  double beta, eta;  // EMA: β (η unused); pure delta: β = 1 and η
-  int steps;
-  std::vector<int> checkpoints;
-  long long trials;
-  std::string name() const { return to_string(rule); }
-  /// Per-step contraction of E[M_t]u_i: β for EMA, 1 − ηλ_i for the pure delta rule.
-  double contraction(double lam) const {
-    return rule == BufferKind::ema ? beta : theory::beta_tilde(1.0, eta, lam);
-  }
-  /// lim E[M_t]u_i / Au_i: λ_i for EMA (→ Ḡ), 1 for pure delta (→ ḠΣ^{-1} = A).
-  double gain(double lam) const { return rule == BufferKind::ema ? lam : 1.0; }
-};
-
 // Observables: M_t at each checkpoint (column-major, so M_t u_i are m consecutive entries),
 // then per direction the A-projected ratio M_T u_i / Ḡu_i at the last step (figure (i)).
 McResult simulate_online(ExperimentContext& ctx, const Setting& s, const Mat& A, const Online& o,
@@ -51,39 +36,6 @@ McResult simulate_online(ExperimentContext& ctx, const Setting& s, const Mat& A,
       ratio[i] = A.col(i).dot(M.col(i)) / (A.col(i).squaredNorm() * s.spectrum.lambda[i]);
   };
   return monte_carlo(ctx.mc(o.trials, "T2 " + o.name()), o.checkpoints.size() * block + n, kernel);
-}
-
-// E[M_t u_i] = gain_i A u_i (1 − c_i^t): per checkpoint, direction and row.
-void check_online(ExperimentContext& ctx, const Setting& s, const Mat& A, const Online& o,
-                  const McResult& res, CsvTable& table) {
-  const Vec mean = res.total.mean(), se = res.total.stderr_mean();
-  const int n = s.n();
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  for (std::size_t cp = 0; cp < o.checkpoints.size(); ++cp) {
-    const int t = o.checkpoints[cp];
-    for (int i = 0; i < n; ++i) {
-      const double lam = s.spectrum.lambda[i];
-      for (int r = 0; r < kM; ++r) {
-        const std::size_t k = cp * block + static_cast<std::size_t>(i) * kM + r;
-        ctx.checks.mc(fmt::format("{}/t={}/{}[{}]", o.name(), t, dir_label(i), r),
-                      theory::transient_mean(o.gain(lam) * A(r, i), o.contraction(lam), t),
-                      res.total.estimate(static_cast<Eigen::Index>(k)));
-        // These rules are not AK, so EMA is no alternative: each must rule out the other's
-        // target at its own transient — EMA → ḠΣ^{-1} (gain 1) instead of Ḡ (gain λ_i), pure
-        // delta → Ḡ instead of ḠΣ^{-1} [app:divergent-optima]. Where λ_i = 1 they coincide.
-        const double other_gain = o.rule == BufferKind::ema ? 1.0 : lam;
-        ctx.checks.against(theory::transient_mean(other_gain * A(r, i), o.contraction(lam), t),
-                           o.rule == BufferKind::ema ? "G Sigma^-1 target" : "G target");
-      }
-    }
-  }
-  const std::size_t base = o.checkpoints.size() * block;
-  for (int i = 0; i < n; ++i) {
-    const double lam = s.spectrum.lambda[i];
-    table.add({o.name(), dir_label(i), lam, o.gain(lam) / lam,
-               theory::transient_mean(o.gain(lam) / lam, o.contraction(lam), o.steps),
-               mean[base + i], se[base + i]});
-  }
 }
 
 void online_figure(ExperimentContext& ctx, const Online& ema, const Online& delta) {
@@ -125,28 +77,72 @@ double require_mean_square_stable(const Vec& lambda, double beta, double eta,
   return rho;
 }
 
-void online_rules(ExperimentContext& ctx, const Setting& s) {
-  const Mat A = value_map(kM, s.n(), derive_seed(ctx.opts.seed, "T2/A/online"));
+OnlineRun measure_online(ExperimentContext& ctx, const Setting& s) {
+  OnlineRun run;
+  run.A = value_map(kM, s.n(), derive_seed(ctx.opts.seed, "T2/A/online"));
   const double eta = kEtaLamMax / s.spectrum.lambda.maxCoeff();
-  const double rho = require_mean_square_stable(s.spectrum.lambda, 1.0, eta, "pure delta");
-  const Online ema{BufferKind::ema, kBetaEma, 0.0, kEmaSteps, kEmaCheckpoints, trials(ctx, 20000, 2000)};
-  const Online delta{BufferKind::delta, 1.0, eta, kDeltaSteps, kDeltaCheckpoints,
-                     trials(ctx, 8000, 800)};
+  run.rho = require_mean_square_stable(s.spectrum.lambda, 1.0, eta, "pure delta");
+  run.rules = {{BufferKind::ema, kBetaEma, 0.0, kEmaSteps, kEmaCheckpoints, trials(ctx, 20000, 2000)},
+               {BufferKind::delta, 1.0, eta, kDeltaSteps, kDeltaCheckpoints, trials(ctx, 8000, 800)}};
+  for (const Online& o : run.rules)
+    run.res.push_back(simulate_online(ctx, s, run.A, o, derive_seed(ctx.opts.seed, "T2/" + o.name())));
+  return run;
+}
+
+// E[M_t u_i] = gain_i A u_i (1 − c_i^t): per rule, checkpoint, direction and row.
+void check_online(ExperimentContext& ctx, const Setting& s, const OnlineRun& run) {
+  const Mat& A = run.A;
+  const int n = s.n();
+  const std::size_t block = static_cast<std::size_t>(kM) * n;
+  for (std::size_t k = 0; k < run.rules.size(); ++k) {
+    const Online& o = run.rules[k];
+    for (std::size_t cp = 0; cp < o.checkpoints.size(); ++cp) {
+      const int t = o.checkpoints[cp];
+      for (int i = 0; i < n; ++i) {
+        const double lam = s.spectrum.lambda[i];
+        for (int r = 0; r < kM; ++r) {
+          const std::size_t e = cp * block + static_cast<std::size_t>(i) * kM + r;
+          ctx.checks.mc(fmt::format("{}/t={}/{}[{}]", o.name(), t, dir_label(i), r),
+                        theory::transient_mean(o.gain(lam) * A(r, i), o.contraction(lam), t),
+                        run.res[k].total.estimate(static_cast<Eigen::Index>(e)));
+          // These rules are not AK, so EMA is no alternative: each must rule out the other's
+          // target at its own transient — EMA → ḠΣ^{-1} (gain 1) instead of Ḡ (gain λ_i), pure
+          // delta → Ḡ instead of ḠΣ^{-1} [app:divergent-optima]. Where λ_i = 1 they coincide.
+          const double other_gain = o.rule == BufferKind::ema ? 1.0 : lam;
+          ctx.checks.against(theory::transient_mean(other_gain * A(r, i), o.contraction(lam), t),
+                             o.rule == BufferKind::ema ? "G Sigma^-1 target" : "G target");
+        }
+      }
+    }
+  }
+}
+
+void record_online(ExperimentContext& ctx, const Setting& s, const OnlineRun& run) {
+  const Online& ema = run.rules[0];
+  const Online& delta = run.rules[1];
   ctx.params["online"] = {
-      {"spec", s.spectrum.spec}, {"lambda", to_std(s.spectrum.lambda)}, {"A", rows_json(A)},
+      {"spec", s.spectrum.spec}, {"lambda", to_std(s.spectrum.lambda)}, {"A", rows_json(run.A)},
       {"M0", "zero"},
       {"ema", {{"beta", ema.beta}, {"steps", ema.steps}, {"checkpoints", ema.checkpoints},
                {"trials", ema.trials}, {"prediction", "E[M_t u_i] = lambda_i A u_i (1 - beta^t)"}}},
-      {"delta", {{"beta", 1.0}, {"eta", eta}, {"steps", delta.steps},
+      {"delta", {{"beta", 1.0}, {"eta", delta.eta}, {"steps", delta.steps},
                  {"checkpoints", delta.checkpoints}, {"trials", delta.trials},
-                 {"mean_square_radius", rho},
+                 {"mean_square_radius", run.rho},
                  {"prediction", "E[M_t u_i] = A u_i (1 - (1 - eta lambda_i)^t)"}}}};
-
+  // Per direction the A-projected ratio M_T u_i / Ḡu_i at the last step (figure (i)).
   CsvTable table{{"rule", "direction", "lambda", "target_ratio", "predicted_ratio",
                   "measured_ratio", "stderr_ratio"}, {}};
-  for (const Online* o : {&ema, &delta}) {
-    const auto res = simulate_online(ctx, s, A, *o, derive_seed(ctx.opts.seed, "T2/" + o->name()));
-    check_online(ctx, s, A, *o, res, table);
+  const int n = s.n();
+  for (std::size_t k = 0; k < run.rules.size(); ++k) {
+    const Online& o = run.rules[k];
+    const Vec mean = run.res[k].total.mean(), se = run.res[k].total.stderr_mean();
+    const std::size_t base = o.checkpoints.size() * static_cast<std::size_t>(kM) * n;
+    for (int i = 0; i < n; ++i) {
+      const double lam = s.spectrum.lambda[i];
+      table.add({o.name(), dir_label(i), lam, o.gain(lam) / lam,
+                 theory::transient_mean(o.gain(lam) / lam, o.contraction(lam), o.steps),
+                 mean[base + i], se[base + i]});
+    }
   }
   ctx.out.write_csv("data_online.csv", table);
   online_figure(ctx, ema, delta);

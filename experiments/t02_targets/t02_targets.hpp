@@ -1,5 +1,5 @@
-// T2 targets — what its parts share: the design constants, the dense setting and the part
-// entry points (the claims and their order: claim.cpp).
+// T2 targets — what its parts share: the design constants, the dense setting and each
+// part's measurement with its measure, check and record passes (the order: claim.cpp).
 #pragma once
 #include <limits>
 #include <stdexcept>
@@ -77,21 +77,106 @@ double require_mean_square_stable(const Vec& lambda, double beta, double eta,
 Dense make_dense(std::uint64_t seed);
 nlohmann::json dense_params(const Dense& d);
 void draw_sample(const Dense& d, Stream& keys, Stream& noise, Mat& X, Mat& D);
+// Each part is three passes, called from claim.cpp's sections in the order the checks are
+// recorded: a measure step (its Monte Carlo, or its exact computation) returning the part's
+// measurement, a check step, and a record step (params, tables, figures).
+
+/// One online rule [app:updates-as-sgd]: EMA (β; η unused) or pure delta (β = 1, η).
+struct Online {
+  BufferKind rule;  // ema or delta
+  double beta, eta;
+  int steps;
+  std::vector<int> checkpoints;
+  long long trials;
+  std::string name() const { return to_string(rule); }
+  /// Per-step contraction of E[M_t]u_i: β for EMA, 1 − ηλ_i for the pure delta rule.
+  double contraction(double lam) const {
+    return rule == BufferKind::ema ? beta : theory::beta_tilde(1.0, eta, lam);
+  }
+  /// lim E[M_t]u_i / Au_i: λ_i for EMA (→ Ḡ), 1 for pure delta (→ ḠΣ^{-1} = A).
+  double gain(double lam) const { return rule == BufferKind::ema ? lam : 1.0; }
+};
 /// [app:updates-as-sgd]: EMA → Ḡ and pure delta → ḠΣ^{-1}, exact means at every step.
-void online_rules(ExperimentContext& ctx, const Setting& s);
-/// [app:divergent-optima]: the two sample minimizers, exactly and in expectation.
-void least_squares(ExperimentContext& ctx, const Dense& d);
-/// Uniform multiples of the Wiener target iff Σ = cI.
-void uniform_multiples(ExperimentContext& ctx);
-/// [tab:targets]: φ_i → 1/λ_i as μ → 0 and φ_i/φ_j → 1 as μ → ∞.
-void mu_limits(ExperimentContext& ctx, const Vec& lambda);
+struct OnlineRun {
+  Mat A;
+  double rho;  // the pure delta rule's mean-square radius
+  std::vector<Online> rules;  // EMA, pure delta
+  std::vector<McResult> res;  // per rule
+};
+OnlineRun measure_online(ExperimentContext& ctx, const Setting& s);
+void check_online(ExperimentContext& ctx, const Setting& s, const OnlineRun& run);
+void record_online(ExperimentContext& ctx, const Setting& s, const OnlineRun& run);
+
+/// [app:divergent-optima]: the two sample minimizers, exactly (per sample size: relative
+/// distances to Ḡ_S and Ḡ_SΣ_S^{-1}) and in expectation (Monte Carlo).
+struct ExactSample {
+  int S;
+  double cond_sigma_S, rel_dist_weight, rel_dist_function;
+};
+struct LeastSquaresRun {
+  std::vector<ExactSample> exact;
+  long long trials;
+  McResult res;
+};
+LeastSquaresRun measure_least_squares(ExperimentContext& ctx, const Dense& d);
+void check_least_squares(ExperimentContext& ctx, const Dense& d, const LeastSquaresRun& run);
+void record_least_squares(ExperimentContext& ctx, const LeastSquaresRun& run);
+
+/// Uniform multiples of the Wiener target iff Σ = cI (uniform.cpp), per spectrum.
+struct UniformCase {
+  std::string name;
+  Spectrum sp;
+  Mat A;
+  double c, distance, wiener_vs_A, per_direction;
+};
+std::vector<UniformCase> measure_uniform(ExperimentContext& ctx);
+void check_uniform(ExperimentContext& ctx, const std::vector<UniformCase>& cases);
+void record_uniform(ExperimentContext& ctx, const std::vector<UniformCase>& cases);
+
+/// [tab:targets]: φ_i → 1/λ_i as μ → 0 and φ_i/φ_j → 1 as μ → ∞, on a μ grid.
+struct MuLimits {
+  Vec lambda;
+  std::vector<double> grid;
+  std::vector<Vec> w, e;        // per μ: λ_iφ_i and φ_i/φ_1
+  std::vector<double> err_e;    // per μ: max_ij |φ_i/φ_j − 1|
+  double rise_w, rise_e;        // the largest step-to-step increase over the grid
+};
+MuLimits measure_mu_limits(const Vec& lambda);
+void check_mu_limits(ExperimentContext& ctx, const MuLimits& m);
+void record_mu_limits(ExperimentContext& ctx, const MuLimits& m);
+
 /// [rem:kfac]: the pure delta rule reaches the K-FAC input-side factor ḠΣ^{-1}.
-void kfac(ExperimentContext& ctx, const Dense& d);
+struct KfacRun {
+  double eta, rho;
+  Mat factor;  // ḠΣ^{-1}, explicit inverse
+  double closed_vs_factor, kron_vs_closed;  // relative distances (kfac.cpp)
+  std::vector<Mat> pred, alt;  // per checkpoint: E[M_t] and the no-Σ^{-1} rival
+  long long trials;
+  McResult res;
+};
+KfacRun measure_kfac(ExperimentContext& ctx, const Dense& d);
+void check_kfac(ExperimentContext& ctx, const Dense& d, const KfacRun& run);
+void record_kfac(ExperimentContext& ctx, const Dense& d, const KfacRun& run);
 /// [rem:kfac]: E[δδᵀ]·F^{-1}Ḡ with F = E[δδᵀ] ⊗ Σ built as a Kronecker product (= ḠΣ^{-1}).
 Mat kfac_input_factor(const Dense& d);
-/// [rem:kfac-app, rem:normalized-key]: the ridge μ's interpolation toward the K-FAC factor,
-/// and the raw and normalized keys side by side (normalized_key.cpp).
-void kfac_app(ExperimentContext& ctx, const Dense& d);
+
+/// [rem:kfac-app]: the ridge μ's interpolation toward the K-FAC factor (kfac_app.cpp).
+struct RidgeRun {
+  double mu, beta, rho;
+  double cond_ridged, distance_to_kfac;  // cond(μI + Σ), ‖M*(μ) − K‖/‖K‖
+  long long trials;
+  McResult res;
+};
+struct KfacAppRun {
+  double eta;
+  Mat K;  // the K-FAC factor read off the Fisher
+  double worst_up, worst_down, far_end, near_end;  // the exact interpolation on the fine grid
+  std::vector<RidgeRun> ridges;
+};
+KfacAppRun measure_kfac_app(ExperimentContext& ctx, const Dense& d);
+void check_kfac_app(ExperimentContext& ctx, const Dense& d, const KfacAppRun& run);
+void record_kfac_app(ExperimentContext& ctx, const Dense& d, const KfacAppRun& run);
+
 /// Normalized-key moments of the dense Gaussian law in its basis: Σ̂ = E[x̂x̂ᵀ] and
 /// K̂ = E[‖x‖x̂x̂ᵀ] (so Ĝ = AK̂), exact from the Gaussian-key quadrature.
 struct DenseNormalized {
@@ -99,6 +184,24 @@ struct DenseNormalized {
   Mat sigma_hat, k_hat;
 };
 DenseNormalized dense_normalized(const Dense& d);
-void normalized_key(ExperimentContext& ctx, const Dense& d);
+/// [rem:normalized-key]: the raw and normalized keys side by side, the deterministic norm,
+/// the Gaussian law's missing scalar and the closed loop's trace (normalized_key.cpp).
+struct NormalizedRun {
+  DenseNormalized nk;
+  std::vector<double> side_eta;  // raw, normalized
+  std::vector<McResult> side;    // raw, normalized
+  long long side_trials;
+  double det_c, det_mu, det_scalar_dist, det_kfac_dist;  // the deterministic norm's exact part
+  Mat det_ghat;                                          // c A Σ̂
+  long long det_trials;
+  McResult det;
+  double no_scalar_dist;                                 // the Gaussian law's distance
+  std::vector<double> loop_det;                          // per direction: det A_i
+  long long loop_trials;
+  McResult loop;
+};
+NormalizedRun measure_normalized_key(ExperimentContext& ctx, const Dense& d);
+void check_normalized_key(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run);
+void record_normalized_key(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run);
 
 }  // namespace akm::exp::t02

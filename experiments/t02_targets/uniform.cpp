@@ -7,13 +7,9 @@ namespace {
 
 // ---------------------------------------------------- uniform multiples iff Σ = cI
 
-struct Uniformity {
-  double c, distance, wiener_vs_A, per_direction;
-};
-
 // W = ḠΣ^{-1} by explicit LU inversion; c = ⟨W, Ḡ⟩/‖Ḡ‖² is the least-squares multiple and
 // ‖W − cḠ‖/‖W‖ its relative distance: zero iff every W u_i / Ḡu_i = 1/λ_i is the same.
-Uniformity uniformity(const Spectrum& sp, const Mat& A) {
+UniformCase uniformity(std::string name, const Spectrum& sp, const Mat& A) {
   const Mat sigma = sp.covariance();
   const Mat gbar = A * sigma;
   const Mat W = gbar * sigma.partialPivLu().inverse();
@@ -21,7 +17,7 @@ Uniformity uniformity(const Spectrum& sp, const Mat& A) {
   const Mat& U = sp.basis;
   // [tab:targets] Wiener row: W u_i λ_i = Ḡu_i, all directions at once.
   const double per_dir = rel_dist(W * U * sp.lambda.asDiagonal(), gbar * U);
-  return {c, (W - c * gbar).norm() / W.norm(), rel_dist(W, A), per_dir};
+  return {std::move(name), sp, A, c, (W - c * gbar).norm() / W.norm(), rel_dist(W, A), per_dir};
 }
 
 // ------------------------------------------------ the μ limits of φ_i [tab:targets]
@@ -60,27 +56,37 @@ void mu_figure(ExperimentContext& ctx, const Vec& lambda) {
 
 }  // namespace
 
-void uniform_multiples(ExperimentContext& ctx) {
-  auto out = nlohmann::json::array();
+std::vector<UniformCase> measure_uniform(ExperimentContext& ctx) {
+  std::vector<UniformCase> out;
   const std::vector<std::pair<std::string, const char*>> cases{{"iso", kIsoSpec},
                                                                {"spiked", kAnisoSpec}};
   for (const auto& [name, spec] : cases) {
     const Spectrum sp = parse_spectrum(spec, derive_seed(ctx.opts.seed, "T2/basis/" + name));
-    const Mat A = value_map(kM, sp.n(), derive_seed(ctx.opts.seed, "T2/A/uniform"));
-    const Uniformity u = uniformity(sp, A);
-    const std::string p = "uniform/" + name;
+    out.push_back(uniformity(name, sp, value_map(kM, sp.n(), derive_seed(ctx.opts.seed, "T2/A/uniform"))));
+  }
+  return out;
+}
+
+void check_uniform(ExperimentContext& ctx, const std::vector<UniformCase>& cases) {
+  for (const UniformCase& u : cases) {
+    const std::string p = "uniform/" + u.name;
     ctx.checks.exact(p + "/G Sigma^-1 (LU) = A", 0.0, u.wiener_vs_A, 0.0, kRel);
     ctx.checks.exact(p + "/W u_i = G u_i / lambda_i", 0.0, u.per_direction, 0.0, kRel);
-    if (sp.kind == "iso") {
+    if (u.sp.kind == "iso") {
       ctx.checks.exact(p + "/distance of W from c*G = 0", 0.0, u.distance, 0.0, kRel);
-      ctx.checks.exact(p + "/c = 1/scale", 1.0 / sp.lambda[0], u.c);
+      ctx.checks.exact(p + "/c = 1/scale", 1.0 / u.sp.lambda[0], u.c);
     } else {
       ctx.checks.at_most(fmt::format("{}/distance of W from c*G >= {}", p, kMinDistance),
                          -kMinDistance, -u.distance);
     }
-    out.push_back({{"spec", sp.spec}, {"lambda", to_std(sp.lambda)}, {"U", rows_json(sp.basis)},
-                   {"A", rows_json(A)}, {"c", u.c}, {"distance", u.distance}});
   }
+}
+
+void record_uniform(ExperimentContext& ctx, const std::vector<UniformCase>& cases) {
+  auto out = nlohmann::json::array();
+  for (const UniformCase& u : cases)
+    out.push_back({{"spec", u.sp.spec}, {"lambda", to_std(u.sp.lambda)}, {"U", rows_json(u.sp.basis)},
+                   {"A", rows_json(u.A)}, {"c", u.c}, {"distance", u.distance}});
   ctx.params["uniform"] = out;
 }
 
@@ -90,40 +96,52 @@ void uniform_multiples(ExperimentContext& ctx) {
 //                                                                          (→ 0 as μ → ∞)
 // and λ_iφ_i = λ_i/(μ+λ_i) and φ_i/φ_1 = (μ+λ_1)/(μ+λ_i) (λ_1 = λ_max) are non-increasing
 // in μ: the interpolation Wiener ↔ EMA of [tab:targets] is monotone.
-void mu_limits(ExperimentContext& ctx, const Vec& lambda) {
+MuLimits measure_mu_limits(const Vec& lambda) {
   const int n = static_cast<int>(lambda.size());
-  const double lmin = lambda.minCoeff(), lmax = lambda.maxCoeff();
-  CsvTable table{{"mu", "direction", "lambda", "lambda_phi", "phi_over_phi1"}, {}};
-  std::vector<double> grid;
-  Vec prev_w, prev_e;
-  double rise_w = -std::numeric_limits<double>::infinity(), rise_e = rise_w;  // largest step-to-step increase
+  MuLimits m{lambda, {}, {}, {}, {}, -std::numeric_limits<double>::infinity(),
+             -std::numeric_limits<double>::infinity()};
   for (int k = 0; k <= 48; ++k) {
     const double mu = std::pow(10.0, -6.0 + 0.25 * k);
-    grid.push_back(mu);
+    m.grid.push_back(mu);
     Vec phi(n);
     for (int i = 0; i < n; ++i) phi[i] = theory::phi(mu, lambda[i]);
     const Vec w = lambda.cwiseProduct(phi), e = phi / phi[0];
     double err_e = 0;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j) err_e = std::max(err_e, std::abs(phi[i] / phi[j] - 1.0));
+    if (k > 0) {
+      m.rise_w = std::max(m.rise_w, (w - m.w.back()).maxCoeff());
+      m.rise_e = std::max(m.rise_e, (e - m.e.back()).maxCoeff());
+    }
+    m.w.push_back(w);
+    m.e.push_back(e);
+    m.err_e.push_back(err_e);
+  }
+  return m;
+}
+
+void check_mu_limits(ExperimentContext& ctx, const MuLimits& m) {
+  const double lmin = m.lambda.minCoeff(), lmax = m.lambda.maxCoeff();
+  for (std::size_t k = 0; k < m.grid.size(); ++k) {
+    const double mu = m.grid[k];
     ctx.checks.at_most(fmt::format("mu={:.3g}/max|lambda_i phi_i - 1| <= mu/lambda_min", mu),
-                       mu / lmin, (w.array() - 1.0).abs().maxCoeff());
+                       mu / lmin, (m.w[k].array() - 1.0).abs().maxCoeff());
     ctx.checks.at_most(
         fmt::format("mu={:.3g}/max|phi_i/phi_j - 1| <= (lambda_max-lambda_min)/mu", mu),
-        (lmax - lmin) / mu, err_e);
-    if (k > 0) {
-      rise_w = std::max(rise_w, (w - prev_w).maxCoeff());
-      rise_e = std::max(rise_e, (e - prev_e).maxCoeff());
-    }
-    prev_w = w;
-    prev_e = e;
-    for (int i = 0; i < n; ++i) table.add({mu, dir_label(i), lambda[i], w[i], e[i]});
+        (lmax - lmin) / mu, m.err_e[k]);
   }
-  ctx.checks.at_most("mu/lambda_i phi_i non-increasing in mu", 0.0, rise_w);
-  ctx.checks.at_most("mu/phi_i/phi_1 non-increasing in mu", 0.0, rise_e);
-  ctx.params["mu_limits"] = {{"lambda", to_std(lambda)}, {"mu_grid", grid}};
+  ctx.checks.at_most("mu/lambda_i phi_i non-increasing in mu", 0.0, m.rise_w);
+  ctx.checks.at_most("mu/phi_i/phi_1 non-increasing in mu", 0.0, m.rise_e);
+}
+
+void record_mu_limits(ExperimentContext& ctx, const MuLimits& m) {
+  CsvTable table{{"mu", "direction", "lambda", "lambda_phi", "phi_over_phi1"}, {}};
+  for (std::size_t k = 0; k < m.grid.size(); ++k)
+    for (Eigen::Index i = 0; i < m.lambda.size(); ++i)
+      table.add({m.grid[k], dir_label(static_cast<int>(i)), m.lambda[i], m.w[k][i], m.e[k][i]});
+  ctx.params["mu_limits"] = {{"lambda", to_std(m.lambda)}, {"mu_grid", m.grid}};
   ctx.out.write_csv("data_mu.csv", table);
-  mu_figure(ctx, lambda);
+  mu_figure(ctx, m.lambda);
 }
 
 }  // namespace akm::exp::t02

@@ -1,5 +1,5 @@
-// T4 rates — the model: the Monte-Carlo run of one arm, the fitted map's moment indices, and
-// the fixed-α counterexample map.
+// T4 rates — the model: the Monte-Carlo run of one arm, each direction's predictions, the
+// fitted map's moment indices, and the fixed-α counterexample map.
 #include <cmath>
 #include <limits>
 
@@ -41,6 +41,34 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std:
   };
   return monte_carlo(ctx.mc(R, fmt::format("T4 {} {}", s.name, to_string(arm.rule)), kGroups),
                      mom(n, n, 0), kernel);
+}
+
+DirPrediction predict(const Setting& s, const Arm& arm, int i) {
+  DirPrediction d;
+  d.A = arm.A(s, i);
+  // The alternative each check must rule out. AK arms: the same map with EMA's memory
+  // (β̃_i → β, same coupling and α), i.e. det = β instead of β̃_i [thm:detred]. EMA arm
+  // (the control): the main text's EMA row with coupling (1−β)κ_i instead of the
+  // appendix's (1−β)λ_i (the κ/λ finding); its determinant β does not depend on the
+  // coupling, so the EMA det check is set against AK's memory β̃_i (normalized η).
+  const bool ema = arm.rule == BufferKind::ema;
+  d.A_alt = ema ? theory::iter_matrix_ema(arm.alpha, kBeta, s.moments.kappa[i])
+                : arm.A_at(s, i, arm.eta, kBeta, 1.0, kBeta);
+  // The mean state follows A_i^t s_0 exactly, s_0 = (1, 0).
+  Vec2 st(1.0, 0.0), st_alt(1.0, 0.0);
+  d.path.push_back(st);
+  d.path_alt.push_back(st_alt);
+  for (int t = 1; t <= kSteps; ++t) {
+    st = d.A * st;
+    st_alt = d.A_alt * st_alt;
+    d.path.push_back(st);
+    d.path_alt.push_back(st_alt);
+  }
+  d.rho = theory::spectral_radius(d.A);
+  const double c = ema ? (1 - kBeta) * s.spectrum.lambda[i] : d.A(1, 0);
+  const auto band = theory::underdamped_band(arm.det(s, i));
+  d.under = band && arm.alpha * c > band->first && arm.alpha * c < band->second;
+  return d;
 }
 
 std::array<std::size_t, kMapMoments> map_moments(int n, int i) {

@@ -70,6 +70,30 @@ inline std::size_t mom(int n, int i, int k) { return at(n, kSteps + 1, 0, 0) + s
 
 McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std::uint64_t seed, long long R);
 
+/// One direction of one arm, predicted before simulating: the map A_i and its alternative
+/// (EMA's memory for an AK arm, the main text's κ_i row for EMA), the exact mean paths
+/// A^t s_0 for t = 0..kSteps, ρ(A_i) and whether α·c_i lies in the underdamped band.
+struct DirPrediction {
+  Mat2 A, A_alt;
+  std::vector<Vec2> path, path_alt;
+  double rho;
+  bool under;
+};
+DirPrediction predict(const Setting& s, const Arm& arm, int i);
+
+/// One arm on one spectrum: its predictions, then its Monte-Carlo moments and fitted maps.
+struct ArmRun {
+  std::size_t setting;  // index into the run's settings
+  Arm arm;
+  std::vector<DirPrediction> dirs;
+  McResult res{};
+  std::vector<FittedMapEstimate> fit{};
+};
+
+/// The record pass (tables.cpp): the per-spectrum rate tables and figures, the spiked u1
+/// trajectory, and the finding on the EMA row's coupling.
+void write_tables(ExperimentContext& ctx, const std::vector<Setting>& settings, const std::vector<ArmRun>& runs);
+
 // The fitted per-direction map (sim/fitted_map.hpp): given F_t, E[s_{t+1,i}] = A_i s_{t,i}
 // holds trial by trial (Σ̂ and K are diagonal in the eigenbasis, so direction i's conditional
 // mean involves only direction i's state), so pooled least squares over trials and steps is
@@ -79,9 +103,11 @@ std::array<std::size_t, kMapMoments> map_moments(int n, int i);
 /// The fixed-α counterexample: ρ^Δ/ρ^EMA over (αc, η) for the top spiked direction.
 void counterexample_map(ExperimentContext& ctx, const Setting& s);
 
-/// The explicit underdamped condition [rem:underdamped-typicality] (underdamped.cpp): the
-/// window against the maps' eigenvalues on a declared grid and on T4's spectra (at the
-/// normalized arm's α recorded in params), and the leading-order match at matched (α, β).
-void underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& settings);
+/// The explicit underdamped condition [rem:underdamped-typicality] (underdamped.cpp): checks
+/// the window against the maps' eigenvalues on a declared grid and on T4's spectra (at the
+/// normalized arm's α, alpha_norm[k] for settings[k]), and the leading-order match at
+/// matched (α, β); returns the tallies, for params["underdamped_window"].
+nlohmann::json underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& settings,
+                                  const std::vector<double>& alpha_norm);
 
 }  // namespace akm::exp::t04

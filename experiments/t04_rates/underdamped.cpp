@@ -107,7 +107,8 @@ std::string grid_tag(double beta, double eta, double lam_hat) {
 
 }  // namespace
 
-void underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& settings) {
+nlohmann::json underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& settings,
+                                  const std::vector<double>& alpha_norm) {
   Tally delta, ema, spectra;
   long long match_points = 0, match_disagree = 0;
   const std::string delta_rival = "EMA window (beta_tilde_i -> beta)", ema_rival = "delta-rule window (beta -> beta_tilde_i)";
@@ -140,12 +141,12 @@ void underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& sett
             match_disagree += leading_order(ctx, fmt::format("{}/{} {}", tag, rule, p.where), p.alpha_c, beta, eta, lh);
           }
       }
-  // T4's simulated spectra at the normalized arm's α (as the run recorded it): the window
+  // T4's simulated spectra at the normalized arm's α: the window
   // against the eigenvalues of each direction's map, and the matched-EMA disagreement count.
   nlohmann::json per_spectrum = nlohmann::json::array();
   for (std::size_t k = 0; k < settings.size(); ++k) {
     const Setting& s = settings[k];
-    const double alpha = ctx.params["settings"][k]["alpha"]["ak-normalized"].get<double>();
+    const double alpha = alpha_norm[k];
     long long under_delta = 0, under_ema = 0, disagree = 0;
     for (int i = 0; i < s.n(); ++i) {
       const double c = kEtaNorm * s.moments.kappa[i], lh = s.moments.lambda_hat[i];
@@ -160,7 +161,7 @@ void underdamped_window(ExperimentContext& ctx, const std::vector<Setting>& sett
                             {"delta_underdamped", under_delta}, {"matched_ema_underdamped", under_ema},
                             {"disagree", disagree}});
   }
-  ctx.params["underdamped_window"] = {
+  return {
       {"grid", {{"beta", kGridBeta}, {"eta", kGridEta}, {"lambda_hat", kGridLamHat}, {"kappa", kGridKappa},
                 {"edge_offsets", kEdgeOffsets}, {"edge_gate_ulps", kEdgeUlps},
                 {"placements", "edge*(1 +- d), the edge (gated), centre 1 + det, lower/10, upper*10"}}},

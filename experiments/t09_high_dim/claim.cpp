@@ -14,12 +14,15 @@
 //  * cond(μI+Σ̂) ≤ 1 + η/(1−β) on the span and overall (λ̂ ∈ [0,1]) [eq:cond-ceiling]; the
 //    improvement over the queried span, (μ+λ̂_max)/(μ+λ̂_min), is measured as the ratio of
 //    the buffer's gains on the bottom and top span directions.
+#include <deque>
+
 #include "t09_high_dim.hpp"
 
 namespace akm::exp {
 
 static void t09_high_dim(ExperimentContext& ctx) {
   using namespace t09;
+  // ---- Set-up: each shape's data set, queried directions, values and fixed point ----
   const long long R = trials(ctx, 4000, 800);
   const double mu = theory::mu(kBeta, kEta);
   const double ceiling = theory::cond_ceiling(kBeta, kEta);
@@ -38,9 +41,28 @@ static void t09_high_dim(ExperimentContext& ctx) {
                           "data_gains.csv), so its projections are measured through window averages"},
                 {"settings", nlohmann::json::array()}};
 
+  std::deque<ShapeRun> shapes;  // a ShapeRun refers to its own members: built in place, never moved
+  for (const Shape& sh : kShapes) shapes.emplace_back(ctx, sh).setup();
 
+  // ---- Simulate: the second numerical routes and off-span paths; the Monte-Carlo projections ----
+  for (ShapeRun& s : shapes) {
+    s.measure_exact();
+    s.simulate_projections();
+  }
+
+  // ---- Check: per shape the spectrum, the fixed point and the span, the conditioning, the
+  // projections, the improvement ----
+  for (ShapeRun& s : shapes) {
+    s.spectrum_checks();
+    s.fixed_point_and_span_checks();
+    s.conditioning_checks();
+    s.projection_checks();
+    s.improvement_check();
+  }
+
+  // ---- Record: per shape its table rows, transient figure and params; the shared tables and figures ----
   Tables tables;
-  for (const Shape& sh : kShapes) run_shape(ctx, sh, tables);
+  for (ShapeRun& s : shapes) s.record(tables);
   ctx.out.write_csv("data_spectrum.csv", tables.spectrum);
   ctx.out.write_csv("data_cond.csv", tables.cond);
   ctx.out.write_csv("data_gains.csv", tables.gains);

@@ -6,15 +6,15 @@
 #include <cmath>
 #include <functional>
 #include <stdexcept>
+#include <tuple>
 
 #include "sensitivity.hpp"
 #include "t09_high_dim.hpp"
 
 namespace akm::exp::t09 {
 
-// The projections M_t u_k of both buffers against their closed forms, at the checkpoints and
-// averaged over the window.
-void ShapeRun::projection_checks() {
+// The Monte Carlo: the projections M_t u_k of both buffers; the jackknifed gains.
+void ShapeRun::simulate_projections() {
   // Monte Carlo: projections M_t u_k of both buffers on the recorded grid, then (slot G)
   // their average over the window [kWindowStart, T].
   auto kernel = [&](long long trial, double* out) {
@@ -36,6 +36,18 @@ void ShapeRun::projection_checks() {
   };
   res = monte_carlo(ctx.mc(R, "T9 " + name, kGroups), (G + 1) * per_t, kernel);
   mean = res.total.mean(), se = res.total.stderr_mean();
+  // The improvement over the queried span, the AK gain ratio bottom/top (improvement_check),
+  // and each direction's window gain (the gains table), jackknifed over trial groups.
+  const std::size_t jb = D - 1;
+  std::tie(impr, impr_se) = jackknife(res.groups, [&](const Vec& m) { return gain(m, G, 0, jb) / gain(m, G, 0, 0); });
+  for (std::size_t j = 0; j < D; ++j)
+    for (int rule = 0; rule < 2; ++rule)
+      window_gain.push_back(jackknife(res.groups, [&](const Vec& m) { return gain(m, G, rule, j); }));
+}
+
+// The projections M_t u_k of both buffers against their closed forms, at the checkpoints and
+// averaged over the window.
+void ShapeRun::projection_checks() {
   auto grid_index = [&](int t) {
     const auto it = std::find(grid.begin(), grid.end(), t);
     if (it == grid.end()) throw std::logic_error(fmt::format("T9: checkpoint {} is not on the record grid", t));

@@ -1,5 +1,5 @@
 // T9 high-dim — the parts shared by t09_high_dim*.cpp: the design constants, the data sets
-// of keys and values, one sample path of both buffers, and the per-shape step.
+// of keys and values, one sample path of both buffers, and the per-shape passes.
 #pragma once
 #include <string>
 #include <vector>
@@ -108,19 +108,38 @@ struct Tables {
                  "cond_overall", "ceiling", "improvement_measured", "improvement_stderr"}, {}};
 };
 
-/// One (p, n_s) data set, as its steps fill it in (shape.cpp,
-/// projections.cpp).
+/// The sample paths whose final buffers are projected off the key span: the final norms,
+/// the off-span norms, and the fast projection recursion's miss against M_T U.
+struct OffSpanPath {
+  double ak_norm, ema_norm, ak_off, ema_off, ak_proj_miss, ema_proj_miss;
+};
+
+/// One (p, n_s) data set through the four passes of claim.cpp: set-up (shape.cpp), measure
+/// (shape.cpp: the numerical routes and off-span paths; projections.cpp: the Monte Carlo),
+/// check (shape.cpp, projections.cpp) and record (record.cpp). It refers to its own members:
+/// keep it where it is built (claim.cpp holds the runs in a std::deque).
 struct ShapeRun {
   ShapeRun(ExperimentContext& c, const Shape& s)
       : ctx(c), sh(s), name(shape_name(s)), d(make_keys(s, c.opts.seed)), K_hat(d.K_hat), n(s.n_s), S(K_hat),
         lam(S.lambda_hat()), rank(S.rank()), mu(theory::mu(kBeta, kEta)), ceiling(theory::cond_ceiling(kBeta, kEta)),
         grid(record_grid()), G(grid.size()), R(trials(c, 4000, 800)) {}
+  ShapeRun(const ShapeRun&) = delete;
+  ShapeRun& operator=(const ShapeRun&) = delete;
 
+  // Set-up: the queried directions, the values, Ĝ, Ḡ, M*, their projections, the conditioning.
+  void setup();
+  // Measure: the second numerical routes, the off-span sample paths; the Monte-Carlo
+  // projections and their jackknifed gains (projections.cpp).
+  void measure_exact();
+  void simulate_projections();
+  // Check, in the order they are recorded.
   void spectrum_checks();
   void fixed_point_and_span_checks();
   void conditioning_checks();
   void projection_checks();
-  void gains_and_improvement(Tables& tables);
+  void improvement_check();
+  // Record: this shape's table rows, its transient figure, its params entry (record.cpp).
+  void record(Tables& tables);
   void transient_figure();
   void record_params();
 
@@ -153,19 +172,26 @@ struct ShapeRun {
   const std::vector<int> grid;
   const std::size_t G;
   const long long R;
+  // Set-up.
   std::vector<Direction> dirs;
   std::size_t D = 0, per_t = 0;
   Mat U, G_hat, G_bar, M_star, MU, GU, GbU, Ct;
   std::uint64_t mc_seed = 0;
-  double cond_span = 0, cond_all = 0, impr = 0, impr_se = 0;
+  double cond_span = 0, cond_all = 0;
+  // Measured: the exact routes (shape.cpp) ...
+  Vec lanczos_top;                      // top three eigenvalues by Lanczos
+  std::vector<double> eigen_residual;   // per direction |Σ̂u − λ̂u| / λ̂_max, Σ̂ matrix-free
+  double woodbury_miss = 0, fixed_point_residual = 0;
+  std::vector<double> dm_eigen_miss;    // per direction |M*u − Ĝu/(μ+λ̂)| / |M*u|
+  double G_hat_off = 0, M_star_off = 0;  // norms off the key span
+  std::vector<OffSpanPath> paths;
+  // ... and the Monte Carlo (projections.cpp): the gain ratio and each window gain, jackknifed.
   McResult res;
   Vec mean, se;
-  long long rare = 0;
+  double impr = 0, impr_se = 0;
+  std::vector<std::pair<double, double>> window_gain;  // (j, rule) at 2j + rule
+  long long rare = 0;  // projections gated by the design skewness (counted by the check pass)
 };
-
-/// Every check, table row, transient figure and params entry of one (p, n_s) data set
-/// (shape.cpp).
-void run_shape(ExperimentContext& ctx, const Shape& sh, Tables& tables);
 
 /// The figures over all shapes: gains, spectrum, preconditioner weights (figures.cpp).
 void shared_figures(ExperimentContext& ctx);

@@ -54,6 +54,7 @@ namespace akm::exp {
 using namespace t10;
 
 static void t10_glm(ExperimentContext& ctx) {
+  // ---- Set-up: the spiked spectrum and its exact normalized-key moments ----
   const Setting s = make_setting("spiked", kSpiked, ctx.opts.seed);
   const Vec lh = s.moments.lambda_hat;
   ctx.params = setting_params(s);
@@ -63,11 +64,22 @@ static void t10_glm(ExperimentContext& ctx) {
   ctx.params["m"] = 1;
   ctx.params["teacher_margin_sd"] = kMargin;
   ctx.params["mu"] = theory::mu(kBeta, kEta);
+
+  // ---- Simulate: A the buffer alone, B the antithetic pairs at w* on u_1, C K's commutation ----
+  const BufferRun buffer = measure_buffer(ctx, s);
+  const LocalRates local = measure_local_rates(ctx, s, lh);
+  const GenericRun generic = measure_generic(lh, buffer.m0.k, local.mo.k);
+
+  // ---- Check: A, then B, then C ----
+  check_buffer(ctx, lh, buffer);
+  check_local_rates(ctx, lh, local);
+  check_generic(ctx, generic);
+
+  // ---- Record: each part's tables, params and figures; the findings ----
   nlohmann::json findings = nlohmann::json::array();
-  Mat k_gen, k_eig;
-  buffer_alone(ctx, s, lh, k_gen);
-  local_rates(ctx, s, lh, findings, k_eig);
-  generic_w_star(ctx, lh, k_gen, k_eig, findings);
+  record_buffer(ctx, lh, buffer);
+  record_local_rates(ctx, lh, local, findings);
+  record_generic(ctx, lh, buffer.m0.k, generic, findings);
   for (const auto& f : findings) ctx.findings.push_back(f.get<std::string>());
 }
 

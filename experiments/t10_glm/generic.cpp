@@ -4,10 +4,6 @@
 namespace akm::exp::t10 {
 namespace {
 
-struct Commutation {
-  double commutator, off_block, off_diagonal, det_joint, det_pred, rho_joint, rho_blocks;
-};
-
 // ‖KΣ̂ − Σ̂K‖_F/(‖K‖_F‖Σ̂‖_F) with Σ̂ = diag(λ̂); the mass of K off Σ̂'s eigenspaces (blocks of
 // equal λ̂, where any basis is an eigenbasis) and off the diagonal; the 2n×2n linearized map
 // [[I − αηK, −α(βI−ηΣ̂)],[ηK, βI−ηΣ̂]], whose determinant is det(βI−ηΣ̂) = Π β̃_i.
@@ -39,29 +35,35 @@ Commutation commutation(const Mat& K, const Vec& lh, double alpha) {
 
 }  // namespace
 
-void generic_w_star(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, const Mat& k_eig,
-                    nlohmann::json& findings) {
+GenericRun measure_generic(const Vec& lh, const Mat& k_gen, const Mat& k_eig) {
   const double alpha = 0.05 / (kEta * k_eig(0, 0));  // the checked soft arm's step
-  CsvTable t{{"w_star", "commutator_rel", "off_eigenspace_mass", "off_diagonal_mass", "det_joint",
-              "prod_beta_tilde", "rho_joint", "max_rho_diag_blocks"}, {}};
-  for (const auto& [name, K] : {std::pair<std::string, const Mat&>{"on-u1", k_eig}, {"generic", k_gen}}) {
-    const Commutation c = commutation(K, lh, alpha);
+  return {alpha, commutation(k_eig, lh, alpha), commutation(k_gen, lh, alpha)};
+}
+
+void check_generic(ExperimentContext& ctx, const GenericRun& run) {
+  for (const auto& [name, c] : {std::pair<std::string, const Commutation&>{"on-u1", run.on_u1}, {"generic", run.generic}})
     ctx.checks.exact(fmt::format("C/{}/det of joint 2n x 2n map = prod beta_tilde", name), c.det_pred,
                      c.det_joint, 1e-10);
+}
+
+void record_generic(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, const GenericRun& run,
+                    nlohmann::json& findings) {
+  CsvTable t{{"w_star", "commutator_rel", "off_eigenspace_mass", "off_diagonal_mass", "det_joint",
+              "prod_beta_tilde", "rho_joint", "max_rho_diag_blocks"}, {}};
+  for (const auto& [name, c] : {std::pair<std::string, const Commutation&>{"on-u1", run.on_u1}, {"generic", run.generic}}) {
     t.add({name, c.commutator, c.off_block, c.off_diagonal, c.det_joint, c.det_pred, c.rho_joint, c.rho_blocks});
     ctx.params["part_C"][name] = {{"commutator_rel", c.commutator}, {"off_eigenspace_mass", c.off_block},
                                   {"off_diagonal_mass", c.off_diagonal}, {"rho_joint", c.rho_joint},
                                   {"max_rho_diag_blocks", c.rho_blocks}};
-    if (name == "generic")
-      findings.push_back(fmt::format(
-          "generic w*: K and Sigma_hat do not share eigenvectors: ||K S - S K||_F/(||K|| ||S||) = {:.3g}, "
-          "mass of K off Sigma_hat's eigenspaces {:.3g} (w* on u1, exact value 0, measures {:.2g} / {:.2g}: "
-          "the Monte-Carlo floor); the joint linearized map still has det = prod beta_tilde, its spectral "
-          "radius {:.6f} vs {:.6f} from the diagonal blocks alone (alpha*c_1 = 0.05)",
-          c.commutator, c.off_block, ctx.params["part_C"]["on-u1"]["commutator_rel"].get<double>(),
-          ctx.params["part_C"]["on-u1"]["off_eigenspace_mass"].get<double>(), c.rho_joint, c.rho_blocks));
   }
-  ctx.params["part_C"]["alpha"] = alpha;
+  const Commutation& c = run.generic;
+  findings.push_back(fmt::format(
+      "generic w*: K and Sigma_hat do not share eigenvectors: ||K S - S K||_F/(||K|| ||S||) = {:.3g}, "
+      "mass of K off Sigma_hat's eigenspaces {:.3g} (w* on u1, exact value 0, measures {:.2g} / {:.2g}: "
+      "the Monte-Carlo floor); the joint linearized map still has det = prod beta_tilde, its spectral "
+      "radius {:.6f} vs {:.6f} from the diagonal blocks alone (alpha*c_1 = 0.05)",
+      c.commutator, c.off_block, run.on_u1.commutator, run.on_u1.off_block, c.rho_joint, c.rho_blocks));
+  ctx.params["part_C"]["alpha"] = run.alpha;
   ctx.out.write_csv("data_commutation.csv", t);
 
   // |K_ij|/√(K_ii K_jj) for the generic w*, in Σ̂'s eigenbasis.

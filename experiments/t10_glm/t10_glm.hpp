@@ -1,8 +1,10 @@
-// T10 glm — what the three parts share: the constants of the design, the teacher's scaling
-// and the 2×2 rate ρ(A_i) (the claim and its parts are stated in claim.cpp).
+// T10 glm — what the three parts share: the constants of the design, the teacher's scaling,
+// the 2×2 rate ρ(A_i), and each part's measurement with its passes (the claim and its parts
+// are stated in claim.cpp).
 #pragma once
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -63,17 +65,83 @@ inline double drho_dk(double alpha, double k, double bt) {
 }
 
 
-/// Part A [app:glm]: E[M_t] at a fixed w and after a switch of w, against the closed forms;
-/// returns the full K at the generic w* it used.
-void buffer_alone(ExperimentContext& ctx, const Setting& s, const Vec& lh, Mat& k_generic);
+// Each part is three passes, called from claim.cpp's sections in the order the checks are
+// recorded: measure (its moment estimates and Monte Carlo), check, record.
+
+/// Part A [app:glm]: E[M_t] at a fixed w and after a switch of w, against the closed forms
+/// (buffer.cpp).
+struct BufferRun {
+  Vec ws, w0, w1;            // the generic w*, the two fixed w
+  lg::GlmMoments m0, m1;     // at w0 (with the full K at this w*) and at w1, independent samples
+  std::vector<int> shown;    // the directions whose whole trajectory is recorded
+  long long trials;
+  McResult res;
+  /// E[M_t u_i] and its standard error (Ĝ_0, Ĝ_1 are independent estimates), as a closed
+  /// form of (η, β, λ̂_i) at fixed Ĝ, for the alternative and the sensitivities.
+  std::pair<double, double> predict_at(double eta, double beta, double lam, int i, int t) const;
+};
+BufferRun measure_buffer(ExperimentContext& ctx, const Setting& s);
+void check_buffer(ExperimentContext& ctx, const Vec& lh, const BufferRun& run);
+void record_buffer(ExperimentContext& ctx, const Vec& lh, const BufferRun& run);
+
+// Part B's per-trial observables of one arm: per direction the 7 regression sums of T4 (S00:
+// 3, S10: 4); then, for the shown directions, Δw_{t,i}/Δw_{0,i} at every `stride`-th step,
+// and one more row with ‖Δw_t‖²_Σ/‖Δw_0‖²_Σ; then the remainder sums Σ|R_t|, Σ|σ'(w*ᵀx)d_t|
+// and the mean square spread of the midpoint (a_t − w*ᵀx_t)².
+struct Layout {
+  int n, steps, stride, n_shown;
+  std::size_t mom(int i, int k) const { return static_cast<std::size_t>(i) * 7 + k; }
+  int n_traj() const { return steps / stride + 1; }
+  std::size_t traj(int d, int j) const {
+    return static_cast<std::size_t>(n) * 7 + static_cast<std::size_t>(d) * n_traj() + j;
+  }
+  std::size_t rem(int k) const { return traj(n_shown + 1, 0) + k; }
+  std::size_t size() const { return rem(3); }
+};
+
+/// One direction of one part-B arm: the predicted map A_i (with β̃_i, ρ(A_i), its standard
+/// error from K's, whether α·c_i is in the underdamped band) and the jackknifed fitted rate.
+struct DirRate {
+  Mat2 A;
+  double bt, rho, sp;
+  bool under;
+  double fit, fse;
+};
+/// One part-B arm: its step, layout, Monte Carlo, remainder ratio q, midpoint spread, rates.
+struct ArmResult {
+  Arm arm;
+  double alpha;
+  Layout L;
+  McResult res;
+  double q, spread;
+  std::vector<DirRate> dirs;
+};
 /// Part B [app:glm, lem:loss-free-det]: the local rate ρ(A_i) at w* on u_1 from antithetic
-/// pairs (soft labels checked, Bernoulli labels reported); returns K there.
-void local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh, nlohmann::json& findings,
-                 Mat& k_eig);
-/// Part B's figures (local_rates_figures.cpp).
-void local_rates_figures(ExperimentContext& ctx, const std::vector<Arm>& arms, const std::vector<int>& shown);
-/// Part C: K's distance from commuting with Σ̂ at a generic w*, and det of the joint map.
-void generic_w_star(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, const Mat& k_eig,
+/// pairs (soft labels checked, Bernoulli labels reported) (local_rates.cpp).
+struct LocalRates {
+  Vec ws, v;                // w* on u_1; the offset direction (ε v the offset)
+  lg::GlmMoments mo;        // at w*, K full
+  Vec k, k_se;              // diag K and its standard errors
+  std::vector<int> shown;
+  std::vector<ArmResult> arms;
+};
+LocalRates measure_local_rates(ExperimentContext& ctx, const Setting& s, const Vec& lh);
+void check_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates& lr);
+/// Part B's tables, findings, params and figures (local_rates_record.cpp).
+void record_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates& lr, nlohmann::json& findings);
+
+/// Part C: K's distance from commuting with Σ̂ at a generic w* (and at w* on u_1, whose exact
+/// value 0 shows the Monte-Carlo floor), and det of the joint map (generic.cpp).
+struct Commutation {
+  double commutator, off_block, off_diagonal, det_joint, det_pred, rho_joint, rho_blocks;
+};
+struct GenericRun {
+  double alpha;  // the checked soft arm's step
+  Commutation on_u1, generic;
+};
+GenericRun measure_generic(const Vec& lh, const Mat& k_gen, const Mat& k_eig);
+void check_generic(ExperimentContext& ctx, const GenericRun& run);
+void record_generic(ExperimentContext& ctx, const Vec& lh, const Mat& k_gen, const GenericRun& run,
                     nlohmann::json& findings);
 
 }  // namespace akm::exp::t10

@@ -95,67 +95,82 @@ SeedRecord record_run(const training::TaskSpec& t, const TrainConfig& cfg, const
 
 }  // namespace
 
-void rebound_checks(ExperimentContext& ctx, const training::TaskSpec& task,
-                    const std::map<std::string, double>& rates, int steps, const ReboundDesign& design) {
+Rebound measure_rebound(ExperimentContext& ctx, const training::TaskSpec& task,
+                        const std::map<std::string, double>& rates, int steps, const ReboundDesign& design) {
   using namespace training;
   if (task.shape.depth != 1 || task.task.loss != LossKind::mse)
-    throw std::logic_error("rebound_checks: needs the quadratic (linear, squared-error) task");
+    throw std::logic_error("measure_rebound: needs the quadratic (linear, squared-error) task");
   if (static_cast<int>(rates.size()) * 2 != kReboundComparisons)
-    throw std::logic_error("rebound_checks: kReboundComparisons counts four arms");
+    throw std::logic_error("measure_rebound: kReboundComparisons counts four arms");
   const Vec lambda = task.task.sqrt_lambda.array().square();
-  const int seeds = sign_test_seeds(design.level, design.power, design.favourable_fraction);
-  const double power = sign_test_power(seeds, design.level, design.favourable_fraction);
-  CsvTable per{{"arm", "seed", "recorded_steps", "D_mean", "R_mean", "D_plus_R_mean", "own_batch_D_mean",
-                "alignment_mean", "rebound_share", "diverged"},
-               {}};
-  nlohmann::json findings = nlohmann::json::array();
-  std::map<std::string, double> mean_R, share;
-  int negative = 0;
+  Rebound rb;
+  rb.seeds = sign_test_seeds(design.level, design.power, design.favourable_fraction);
+  rb.power = sign_test_power(rb.seeds, design.level, design.favourable_fraction);
+  rb.per = CsvTable{{"arm", "seed", "recorded_steps", "D_mean", "R_mean", "D_plus_R_mean", "own_batch_D_mean",
+                     "alignment_mean", "rebound_share", "diverged"},
+                    {}};
   for (const std::string arm : {"sgd-m", "ak-sgd", "adamw", "ak-adamw"}) {
-    const double lr = rates.at(arm);
-    const auto runs = parallel_units<SeedRecord>(seeds, ctx.opts.threads, [&](std::size_t s) {
-      return record_run(task, config(arm, lr, steps, run_seed(ctx.opts.seed, "diag/rebound", int(s))), lambda);
+    ReboundArm ra;
+    ra.arm = arm;
+    ra.lr = rates.at(arm);
+    const auto runs = parallel_units<SeedRecord>(rb.seeds, ctx.opts.threads, [&](std::size_t s) {
+      return record_run(task, config(arm, ra.lr, steps, run_seed(ctx.opts.seed, "diag/rebound", int(s))), lambda);
     });
-    TrialStats dr(1);
-    int favourable = 0, unfavourable = 0, diverged = 0;
     double sum_R = 0, sum_D = 0, sum_own = 0, sum_share = 0;
     for (std::size_t s = 0; s < runs.size(); ++s) {
       const SeedRecord& r = runs[s];
-      negative += r.negative;
+      rb.negative += r.negative;
       if (r.diverged) {  // no defined mean: counted against the direction, left out of the identity
-        ++diverged, ++unfavourable;
+        ++ra.diverged, ++ra.unfavourable;
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        per.add({arm, int(s), r.steps, nan, nan, nan, nan, nan, nan, 1});
+        rb.per.add({arm, int(s), r.steps, nan, nan, nan, nan, nan, nan, 1});
         continue;
       }
       const double d = r.mean(r.D), rr = r.mean(r.R), sh = r.R / r.abs_align, dplus = r.mean(r.D + r.R);
-      dr.add(&dplus);
-      favourable += d < 0, unfavourable += d > 0;
+      ra.dr.add(&dplus);
+      ra.favourable += d < 0, ra.unfavourable += d > 0;
       sum_R += rr, sum_D += d, sum_own += r.mean(r.own), sum_share += sh;
-      per.add({arm, int(s), r.steps, d, rr, dplus, r.mean(r.own), r.mean(r.align), sh, 0});
+      rb.per.add({arm, int(s), r.steps, d, rr, dplus, r.mean(r.own), r.mean(r.align), sh, 0});
     }
-    const double n = std::max<long long>(dr.count(), 1);
-    mean_R[arm] = sum_R / n, share[arm] = sum_share / n;
-    ctx.checks.mc(fmt::format("rebound/identity/{}: mean of D_t + R_t = 0 [eq:rebound]", arm), 0.0, dr.estimate(0))
-        .against(mean_R[arm], kRival);
-    ctx.checks.sign(fmt::format("rebound/direction/{}: ⟨M,g_t⟩ − ⟨M,g_t−1⟩ < 0 [eq:rebound]", arm), favourable,
-                    unfavourable, design.favourable_fraction);
-    findings.push_back({{"arm", arm}, {"lr", lr}, {"seeds", seeds}, {"diverged", diverged},
-                        {"D_mean", sum_D / n}, {"R_mean", mean_R[arm]}, {"D_plus_R_mean", dr.mean()[0]},
-                        {"D_plus_R_se", dr.stderr_mean()[0]}, {"own_batch_D_mean", sum_own / n},
-                        {"rebound_share", share[arm]}, {"negative_D_seeds", favourable}});
+    const double n = std::max<long long>(ra.dr.count(), 1);
+    ra.mean_R = sum_R / n, ra.share = sum_share / n, ra.mean_D = sum_D / n, ra.mean_own = sum_own / n;
+    rb.arms.push_back(std::move(ra));
+  }
+  return rb;
+}
+
+void check_rebound(ExperimentContext& ctx, const Rebound& rb, const ReboundDesign& design) {
+  for (const ReboundArm& ra : rb.arms) {
+    ctx.checks.mc(fmt::format("rebound/identity/{}: mean of D_t + R_t = 0 [eq:rebound]", ra.arm), 0.0, ra.dr.estimate(0))
+        .against(ra.mean_R, kRival);
+    ctx.checks.sign(fmt::format("rebound/direction/{}: ⟨M,g_t⟩ − ⟨M,g_t−1⟩ < 0 [eq:rebound]", ra.arm), ra.favourable,
+                    ra.unfavourable, design.favourable_fraction);
+  }
+  ctx.checks.exact("rebound/R_t ≥ 0 at every recorded step (steps with R_t < 0)", 0.0, double(rb.negative), 0.0, 0.0);
+}
+
+void record_rebound(ExperimentContext& ctx, const training::TaskSpec& task, const std::map<std::string, double>& rates,
+                    int steps, const ReboundDesign& design, const Rebound& rb) {
+  using namespace training;
+  nlohmann::json findings = nlohmann::json::array();
+  std::map<std::string, double> mean_R, share;
+  for (const ReboundArm& ra : rb.arms) {
+    mean_R[ra.arm] = ra.mean_R, share[ra.arm] = ra.share;
+    findings.push_back({{"arm", ra.arm}, {"lr", ra.lr}, {"seeds", rb.seeds}, {"diverged", ra.diverged},
+                        {"D_mean", ra.mean_D}, {"R_mean", ra.mean_R}, {"D_plus_R_mean", ra.dr.mean()[0]},
+                        {"D_plus_R_se", ra.dr.stderr_mean()[0]}, {"own_batch_D_mean", ra.mean_own},
+                        {"rebound_share", ra.share}, {"negative_D_seeds", ra.favourable}});
     ctx.findings.push_back(fmt::format(
         "rebound, {} (rate {:.3g}): mean D_t = {:.4g}, mean R_t = {:.4g}, D_t + R_t = {:.3g} ± {:.2g} (mean ± standard "
         "error over {} seeds); D_t < 0 on {} seeds, > 0 on {}; rebound share ΣR/Σ|⟨M,g⟩| = {:.3g}; with g_t−1 on its "
         "own batch D_t would be {:.4g} (self-inclusion)",
-        arm, lr, sum_D / n, mean_R[arm], dr.mean()[0], dr.stderr_mean()[0], dr.count(), favourable,
-        unfavourable - diverged, share[arm], sum_own / n));
+        ra.arm, ra.lr, ra.mean_D, ra.mean_R, ra.dr.mean()[0], ra.dr.stderr_mean()[0], ra.dr.count(), ra.favourable,
+        ra.unfavourable - ra.diverged, ra.share, ra.mean_own));
   }
-  ctx.checks.exact("rebound/R_t ≥ 0 at every recorded step (steps with R_t < 0)", 0.0, double(negative), 0.0, 0.0);
   for (const Pair& p : kPairs)
     ctx.findings.push_back(fmt::format("rebound gap at matched steps, {} − {}: mean R_t {:+.4g}, rebound share {:+.3g}",
                                        p.ak, p.base, mean_R[p.ak] - mean_R[p.base], share[p.ak] - share[p.base]));
-  ctx.out.write_csv("data_rebound.csv", per);
+  ctx.out.write_csv("data_rebound.csv", rb.per);
   ctx.params["rebound"] = {
       {"task", task.name},
       {"hessian", "population: H[Δ] = ΔΣ, Σ = diag λ of the task's inputs"},
@@ -164,10 +179,10 @@ void rebound_checks(ExperimentContext& ctx, const training::TaskSpec& task,
                            "M_t−1 holds that batch's gradient noise n_t−1 and ⟨M_t−1, ξ_t⟩ has mean −E⟨M_t−1, n_t−1⟩ ≠ 0"},
       {"steps", steps},
       {"recorded_steps_per_seed", steps - 1},
-      {"seeds", seeds},
+      {"seeds", rb.seeds},
       {"rates", rates},
       {"level", design.level},
-      {"power", power},
+      {"power", rb.power},
       {"favourable_fraction", design.favourable_fraction},
       {"rival", kRival},
       {"findings", findings},

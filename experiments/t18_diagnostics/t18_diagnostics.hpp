@@ -1,11 +1,76 @@
-// T18 diagnostics — the parts beside claim.cpp: the stepping rebound [eq:rebound] (rebound.cpp).
+// T18 diagnostics — the parts beside claim.cpp: one probed training run (probe.cpp), the
+// record pass (tables.cpp) and the stepping rebound [eq:rebound] (rebound.cpp).
 #pragma once
+#include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "akm/problems/protocol.hpp"
+#include "akm/sim/trial_stats.hpp"
 #include "training_common.hpp"
 
 namespace akm::exp {
+
+namespace t18 {
+
+// The design's alternative: a favourable gap on this fraction of seeds (claim.cpp).
+constexpr double kFavourableFraction = 0.95;
+constexpr double kDesignPower = 0.9;  // the ledger's power floor
+// The paper's directions for AK-AdamW against AdamW [fig:diag-grad-func]: +1 higher, −1 lower.
+constexpr int kDirection[3] = {+1, -1, +1};
+constexpr int kDirectionalChecks = 3 * 3;  // tasks × diagnostics, Adam pair
+inline const char* const kDiagnostic[3] = {"cos(M,g)", "e_t", "cos(Mx̂,δ)"};
+inline const std::vector<std::string> kArms{"sgd-m", "ak-sgd", "adamw", "ak-adamw"};
+
+/// Condition number, effective rank exp(H(λ/Σλ)) and top-1 fraction of a spectrum.
+struct Summaries {
+  double cond, erank, top1;
+};
+Summaries summarize(const Vec& lam_in);
+
+/// One evaluation seed of one arm: the time averages (cos(M,g), e_t, cos(Mx̂,δ)), the points
+/// every 10 steps, the worst relative miss of e² = r² − 2r·cos + 1, and for the teacher
+/// task's seed 0 the hidden layer's input covariance at the end.
+struct SeedRun {
+  std::array<double, 3> v{0, 0, 0};
+  std::vector<std::pair<int, std::array<double, 3>>> points;  // (step/10, (cos, e, rcos))
+  double worst_identity = 0;
+  std::optional<Summaries> hidden;
+};
+SeedRun probe_run(const training::TaskSpec& t, const TrainConfig& cfg, bool hidden);
+
+/// One arm on one task: its tuning and its evaluation seeds.
+struct ArmRun {
+  Tuning tu;
+  double lr;
+  std::vector<SeedRun> runs;
+};
+
+/// One AK − base paired gap on one diagnostic, over the evaluation seeds.
+struct Gap {
+  int pair, diagnostic;  // pair p: arms 2p (base) and 2p + 1 (AK)
+  double mean, sd;
+  int ak_higher, ak_lower;
+  double p;  // two-sided sign test
+};
+
+struct TaskRun {
+  const training::TaskSpec* task;
+  std::vector<ArmRun> arms;  // in kArms order
+  std::vector<Gap> gaps;     // pair-major, then diagnostic
+};
+
+/// The record pass: per-seed, trajectory, gap, covariance and tuning tables and the gap
+/// findings (`covariance`: the task input's measured summaries).
+void write_tables(ExperimentContext& ctx, const std::vector<TaskRun>& runs, int seeds, int steps, const Summaries& covariance,
+                  nlohmann::json& findings);
+/// The per-task cos(M_t, g_t) trajectories and the gap figure.
+void figures(ExperimentContext& ctx);
+
+}  // namespace t18
 
 /// Comparisons the rebound part adds to the run's family (Bonferroni): per arm, one
 /// Monte-Carlo identity and one sign check, for T18's four arms.
@@ -19,11 +84,33 @@ struct ReboundDesign {
   double favourable_fraction;
 };
 
+/// One arm of the rebound part, summed over its seeds (rebound.cpp): the Monte-Carlo
+/// identity's statistics, the sign counts and the means its findings report.
+struct ReboundArm {
+  std::string arm;
+  double lr;
+  TrialStats dr{1};  // per-seed mean of D_t + R_t
+  int favourable = 0, unfavourable = 0, diverged = 0;
+  double mean_D = 0, mean_R = 0, mean_own = 0, share = 0;
+};
+
+struct Rebound {
+  int seeds;
+  double power;
+  int negative = 0;  // recorded steps with R_t < 0
+  std::vector<ReboundArm> arms;
+  CsvTable per;      // per arm and seed
+};
+
 /// Trains every arm on the quadratic task at its tuned rate (`rates`: arm → T18's tuned rate on
-/// this task), records the rebound decomposition at every step and adds the rebound checks,
-/// findings, data_rebound.csv and params["rebound"]. The task must be T18's linear task (depth 1,
-/// squared error).
-void rebound_checks(ExperimentContext& ctx, const training::TaskSpec& task,
-                    const std::map<std::string, double>& rates, int steps, const ReboundDesign& design);
+/// this task) and records the rebound decomposition at every step. The task must be T18's
+/// linear task (depth 1, squared error).
+Rebound measure_rebound(ExperimentContext& ctx, const training::TaskSpec& task,
+                        const std::map<std::string, double>& rates, int steps, const ReboundDesign& design);
+/// The rebound checks: per arm the identity and the direction, then R_t ≥ 0.
+void check_rebound(ExperimentContext& ctx, const Rebound& rb, const ReboundDesign& design);
+/// The findings, data_rebound.csv and params["rebound"].
+void record_rebound(ExperimentContext& ctx, const training::TaskSpec& task, const std::map<std::string, double>& rates,
+                    int steps, const ReboundDesign& design, const Rebound& rb);
 
 }  // namespace akm::exp
