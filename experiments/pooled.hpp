@@ -2,9 +2,12 @@
 // λ̂ scale (akm/check/pooled.hpp), each with its closed form p(η, β, s) so that its
 // sensitivities come from the same formula as its prediction (sensitivity.hpp).
 #pragma once
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "akm/check/pooled.hpp"
 #include "akm/sim/sim.hpp"
@@ -37,6 +40,19 @@ inline void add_pooled(PooledRecovery& pooled, const McResult& run, const std::v
                    t.bias_bound});
   }
   pooled.add_means(Jackknife(run.groups), std::move(idx), std::move(obs));
+}
+
+/// For params: per parameter, the pooled estimate's standard error from the plain observables
+/// and from the same observables less a control variate, and the variance reduction factor
+/// (plain/control)² that the control variate achieved on this run.
+inline nlohmann::json variance_reduction(const PooledRecovery& plain, const PooledRecovery& control) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const PooledParam p : {PooledParam::eta, PooledParam::beta, PooledParam::lambda}) {
+    const auto a = plain.estimate(p), b = control.estimate(p);
+    if (!a || !b) continue;
+    j[to_string(p)] = {{"se_plain", a->se}, {"se_control", b->se}, {"variance_reduction", std::pow(a->se / b->se, 2)}};
+  }
+  return j;
 }
 
 }  // namespace akm::exp

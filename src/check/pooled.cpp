@@ -1,6 +1,7 @@
 // pooled — see akm/check/pooled.hpp.
 #include "akm/check/pooled.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -24,9 +25,13 @@ double PooledObservable::d(PooledParam p) const {
 
 namespace {
 
-// An observable enters the estimate of p when it depends on p and has a positive error
-// (an exact observable has no Monte-Carlo weight; an algebraic check covers it).
-bool reads(const PooledObservable& o, PooledParam p) { return o.d(p) != 0.0 && o.se > 0.0 && std::isfinite(o.se); }
+// An observable enters the estimate of p when it depends on p and has a Monte-Carlo error above
+// rounding: one whose trials all agree to rounding (a control variate that is exact at first
+// order, e.g. the transport's lag 1) is an algebraic identity, which an exact check covers;
+// weighting it by 1/se² with se at the rounding level would make ε̂ rounding noise.
+bool reads(const PooledObservable& o, PooledParam p) {
+  return o.d(p) != 0.0 && std::isfinite(o.se) && o.se > 1e-12 * std::max(1.0, std::abs(o.predicted));
+}
 
 double weight(const PooledObservable& o) { return 1.0 / (o.se * o.se); }
 
