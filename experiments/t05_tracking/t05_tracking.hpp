@@ -35,7 +35,9 @@ constexpr int kGroups = 200;
 constexpr double kWindowLevel = 0.05;  // fit window: until β̃^k falls to 5% of the offset
 constexpr int kMinPairs = 3;           // at least 3 AR(1) pairs (4 points) per fit
 constexpr double kMinSnr = 20.0;       // fit only where |y_0| ≥ 20 × predicted standard error
-constexpr long long kTrialsFull = 100000, kTrialsQuick = 20000;
+// Full mode's trials are set so that the pooled recovery resolves 0.5% in η and λ̂
+// (docs/statistics.md, "Pooled recovery": it scales as 1/√trials; at 100000 it was 0.75%).
+constexpr long long kTrialsFull = 300000, kTrialsQuick = 20000;
 inline const std::vector<int> kLags{0, 1, 3, 10, 30};
 
 // Per-buffer arrays and observables are indexed by the BufferKind value.
