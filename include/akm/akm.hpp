@@ -120,6 +120,7 @@
 #include "akm/sim/phase_measure.hpp"
 #include "akm/sim/sim.hpp"
 #include "akm/sim/trial_stats.hpp"
+#include "akm/sim/transport_control.hpp"
 #include "akm/spectrum/data_keys.hpp"
 #include "akm/spectrum/dataset_spectrum.hpp"
 #include "akm/spectrum/fourth_moment.hpp"

@@ -41,12 +41,12 @@ const char* to_string(PooledParam p);
 /// marginal standard error (the weight), its log-sensitivities (NaN or 0: does not depend)
 /// and a declared deterministic remainder of the prediction (as a check's bias_bound).
 struct PooledObservable {
-  double predicted = 0;
-  double se = 0;
-  double d_ln_eta = 0;
-  double d_ln_beta = 0;
-  double d_ln_lambda = 0;
-  double bias_bound = 0;
+  double predicted = 0;    ///< the prediction p_i at the paper's parameters
+  double se = 0;           ///< marginal standard error of the observable (its weight is 1/se²)
+  double d_ln_eta = 0;     ///< ∂p_i/∂ln η (NaN or 0: does not depend)
+  double d_ln_beta = 0;    ///< ∂p_i/∂ln β
+  double d_ln_lambda = 0;  ///< ∂p_i/∂ln of the λ̂ scale
+  double bias_bound = 0;   ///< declared deterministic remainder of p_i (≥ 0)
   double d(PooledParam p) const;  ///< the sensitivity to p (0 where NaN)
 };
 
