@@ -151,6 +151,11 @@ static void e01_mean_square(ExperimentContext& ctx) {
   }
   for (const Divergence& d : divergence) check_divergence(ctx, d);
   for (const T3Variances& v : t3) check_t3(ctx, s, v);
+  // Pooled recovery of η, β and the λ scale from T3's transport moments (check/pooled.hpp): the
+  // claim's resolution. The divergence checks above read a z of their own grid, not the count.
+  PooledRecovery pooled;
+  for (const T3Variances& v : t3) add_pooled(pooled, s, v);
+  pooled.record(ctx.checks);
 
   // ---- Record: the maps and their summaries, the divergence maps, T3's tables and figures, params ----
   nlohmann::json findings;

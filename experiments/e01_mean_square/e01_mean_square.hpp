@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "akm/check/pooled.hpp"
 #include "akm/theory/phase.hpp"
 #include "common.hpp"
 
@@ -44,6 +45,7 @@ inline const std::vector<int> kLags{1, 2, 5, 10, 20, 40};
 // T3's setting), and a check that cannot tell the prediction from 0 cannot fail.
 constexpr double kMaxExactRelativeSe = 1.0;
 constexpr long long kT3Trials = 6000;  // T3's full-run trials
+constexpr int kGroups = 100;           // trial groups: the pooled recovery's jackknife
 
 /// C. T3's second moments E[(u_iᵀP_ku_i)²] against the exact map, and the predicted standard
 /// errors of T3's means (t3.cpp), for one key: per shown direction and lag the prediction,
@@ -64,6 +66,8 @@ struct T3Variances {
 };
 T3Variances measure_t3(ExperimentContext& ctx, Key key, const Setting& s, long long R);
 void check_t3(ExperimentContext& ctx, const Setting& s, const T3Variances& v);
+/// Adds the means and second moments of one key to the claim's pooled recovery (t3.cpp).
+void add_pooled(PooledRecovery& pooled, const Setting& s, const T3Variances& v);
 /// The rows of t3_variances_<key>.csv; unchecked (powerless) entries into `not_checked`.
 CsvTable record_t3(const T3Variances& v, nlohmann::json& not_checked);
 

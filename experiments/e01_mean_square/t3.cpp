@@ -8,6 +8,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/theory/phase.hpp"
 #include "e01_mean_square.hpp"
+#include "pooled.hpp"
 #include "sensitivity.hpp"
 
 namespace akm::exp::e01 {
@@ -20,6 +21,16 @@ namespace {
 Mat second_moment_map(Key key, const Setting& s, double e, double b, double m) {
   return key == Key::raw ? phase::ms_matrix_raw(m * s.spectrum.lambda, b, e)
                          : phase::ms_matrix_normalized(m * s.moments.lambda_hat, m * m * s.moments.fourth, b, e);
+}
+
+// E[(u_iᵀP_k u_i)²] = (S^k)_ii as a function of (η, β, spectrum multiplier m): the checks'
+// prediction and sensitivities, and the pooled recovery's.
+double second_moment(Key key, const Setting& s, double e, double b, double m, int i, int lag) {
+  const Mat Sm = second_moment_map(key, s, e, b, m);
+  Vec u = Vec::Zero(s.n());
+  u[i] = 1.0;
+  for (int t = 0; t < lag; ++t) u = Sm * u;
+  return u[i];
 }
 
 }  // namespace
@@ -51,7 +62,7 @@ T3Variances measure_t3(ExperimentContext& ctx, Key key, const Setting& s, long l
     }
   };
   T3Variances out{key, eta,
-                  monte_carlo(ctx.mc(R, "E1 T3 second moments " + k), static_cast<std::size_t>(L) * nd * 2, kernel),
+                  monte_carlo(ctx.mc(R, "E1 T3 second moments " + k, kGroups), static_cast<std::size_t>(L) * nd * 2, kernel),
                   {}};
   const McResult& res = out.res;
   const Mat S = second_moment_map(key, s, eta, kT3Beta, 1.0);
@@ -85,16 +96,6 @@ T3Variances measure_t3(ExperimentContext& ctx, Key key, const Setting& s, long l
 }
 
 void check_t3(ExperimentContext& ctx, const Setting& s, const T3Variances& v) {
-  const int n = s.n();
-  // E[(u_iᵀP_k u_i)²] = (S^k)_ii as a function of (η, β, spectrum multiplier m), for the
-  // sensitivities.
-  auto second_moment = [&](double e, double b, double m, int i, int lag) {
-    const Mat Sm = second_moment_map(v.key, s, e, b, m);
-    Vec u = Vec::Zero(n);
-    u[i] = 1.0;
-    for (int t = 0; t < lag; ++t) u = Sm * u;
-    return u[i];
-  };
   for (const SecondMoment& pt : v.points) {
     const int i = pt.i, lag = pt.lag;
     if (pt.gated) {
@@ -105,10 +106,32 @@ void check_t3(ExperimentContext& ctx, const Setting& s, const T3Variances& v) {
       ctx.checks.mc(pt.name, pt.pred2, pt.e);
       // EMA alternative: the EMA buffer transports every row by β^k, so E[P_ii²] = β^{2k}.
       ctx.checks.against(std::pow(kT3Beta, 2 * lag), "EMA");
-      sensitivity(ctx.checks, [&](double et, double b, double m) { return second_moment(et, b, m, i, lag); }, v.eta,
+      sensitivity(ctx.checks, [&](double et, double b, double m) { return second_moment(v.key, s, et, b, m, i, lag); }, v.eta,
                   kT3Beta);
     }
   }
+}
+
+void add_pooled(PooledRecovery& pooled, const Setting& s, const T3Variances& v) {
+  // Every shown direction and lag: the mean E[u_iᵀP_k u_i] = β̃_i^k [lem:transport] and the
+  // second moment (S^k)_ii. The raw key's second moments are left out: their sample error is
+  // unreliable (header), and the check replaces it by the exact one, which the jackknife of a
+  // pooled recovery cannot use; so are its means at gated points, whose sample error reads
+  // the same unreliable second moment.
+  const bool raw = v.key == Key::raw;
+  std::vector<PooledTerm> terms;
+  for (const SecondMoment& pt : v.points) {
+    const int i = pt.i, lag = pt.lag;
+    const double lam = s.lam(v.key, i);
+    if (!(raw && pt.gated))
+      terms.push_back({pt.o, [lam, lag](double e, double b, double m) { return std::pow(theory::beta_tilde(b, e, m * lam), lag); },
+                       v.eta});
+    if (!raw)
+      terms.push_back({pt.o + 1,
+                       [&s, key = v.key, i, lag](double e, double b, double m) { return second_moment(key, s, e, b, m, i, lag); },
+                       v.eta});
+  }
+  akm::exp::add_pooled(pooled, v.res, terms, kT3Beta);
 }
 
 CsvTable record_t3(const T3Variances& v, nlohmann::json& not_checked) {

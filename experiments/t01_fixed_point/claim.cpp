@@ -6,9 +6,12 @@
 // term. With δ = Ax + ξ: Ḡu_i = λ_i A u_i and Ĝu_i = κ_i A u_i [eq:dm-eigen].
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "akm/rules/kernels.hpp"
 #include "akm/random/random.hpp"
 #include "common.hpp"
+#include "pooled.hpp"
 #include "sensitivity.hpp"
 
 namespace akm::exp {
@@ -19,6 +22,7 @@ constexpr double kEtaNorm = 0.5;
 constexpr double kNoise = 0.5;   // σ of ξ
 constexpr int kSteps = 150;
 const std::vector<int> kCheckpoints{5, 25, kSteps};
+constexpr int kGroups = 100;     // trial groups: the pooled recovery's jackknife
 
 struct Run {
   const Setting& s;
@@ -57,7 +61,7 @@ McResult simulate(ExperimentContext& ctx, const Run& run, std::uint64_t seed, lo
       }
     }
   };
-  return monte_carlo(ctx.mc(trials, fmt::format("T1 {} {}", run.s.name, to_string(run.key))),
+  return monte_carlo(ctx.mc(trials, fmt::format("T1 {} {}", run.s.name, to_string(run.key)), kGroups),
                      n_obs, kernel);
 }
 
@@ -71,6 +75,44 @@ struct Case {
   std::vector<int> shown;
   McResult res{};
 };
+
+// E[M_t u_i]·(gain-weighted) as a function of (η, β, s): (gain_i A u_i) φ_i (1 − β̃_i^t)
+// [eq:dm-eigen + exact transient], s scaling the key's eigenvalue λ_i (λ̂_i) and the gain held
+// fixed — the prediction every checkpoint check makes, and its sensitivities.
+double fixed_point_transient(double gain, double e, double b, double lam, int t) {
+  return theory::transient_mean(gain * theory::phi(theory::mu(b, e), lam), theory::beta_tilde(b, e, lam), t);
+}
+
+// The pooled recovery's terms of one case: every checkpoint entry (m rows per direction) and
+// every step of the shown directions' A-projected ratio, whose mean is
+// φ_i(η, β, sλ)(1 − β̃_i^t)/φ_i at the paper's values (the kernel divides by the latter).
+// Steps that are checkpoints are left out of the trajectory: they repeat a checkpoint's rows.
+void add_pooled_case(PooledRecovery& pooled, const Case& c) {
+  const Setting& s = c.s;
+  const int n = s.n();
+  std::vector<PooledTerm> terms;
+  for (std::size_t cp = 0; cp < kCheckpoints.size(); ++cp)
+    for (int i = 0; i < n; ++i)
+      for (int r = 0; r < kM; ++r) {
+        const double g = s.gain(c.key, i) * c.A(r, i), lam = s.lam(c.key, i);
+        const int t = kCheckpoints[cp];
+        terms.push_back({cp * kM * n + static_cast<std::size_t>(i) * kM + r,
+                         [g, lam, t](double e, double b, double sc) { return fixed_point_transient(g, e, b, sc * lam, t); },
+                         c.eta});
+      }
+  const std::size_t base = kCheckpoints.size() * kM * n;
+  for (std::size_t d = 0; d < c.shown.size(); ++d) {
+    const double lam = s.lam(c.key, c.shown[d]);
+    const double phi = theory::phi(c.mu, lam);
+    for (int t = 1; t <= kSteps; ++t) {
+      if (std::find(kCheckpoints.begin(), kCheckpoints.end(), t) != kCheckpoints.end()) continue;
+      terms.push_back({base + d * kSteps + (t - 1),
+                       [phi, lam, t](double e, double b, double sc) { return fixed_point_transient(1.0, e, b, sc * lam, t) / phi; },
+                       c.eta});
+    }
+  }
+  add_pooled(pooled, c.res, terms, kBeta);
+}
 
 // Tables and figures of one key: the A-projected ratio at the last checkpoint, the spiked
 // spectrum's transient gap, the fixed-point and transient figures.
@@ -189,27 +231,28 @@ static void t01_fixed_point(ExperimentContext& ctx) {
       const int t = kCheckpoints[cp];
       for (int i = 0; i < n; ++i) {
         const double lam = s.lam(key, i);
-        const double bt = theory::beta_tilde(kBeta, c.eta, lam);
         for (int r = 0; r < kM; ++r) {
           // E[M_t u_i] = (gain_i A u_i) φ_i (1 − β̃_i^t)  [eq:dm-eigen + exact transient]
-          const double target = s.gain(key, i) * c.A(r, i) * theory::phi(c.mu, lam);
+          const double g = s.gain(key, i) * c.A(r, i);
           const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
           ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
-                        theory::transient_mean(target, bt, t), c.res.total.estimate(static_cast<Eigen::Index>(o)));
+                        fixed_point_transient(g, c.eta, kBeta, lam, t), c.res.total.estimate(static_cast<Eigen::Index>(o)));
           // Alternative: the EMA buffer fed the same stream [eq:ema-update, tab:targets],
           // E[M_t]u_i = Ḡu_i (1 − β^t) with Ḡu_i = λ_i A u_i — no φ_i shrinkage, rate β.
           ctx.checks.against(theory::transient_mean(s.spectrum.lambda[i] * c.A(r, i), kBeta, t), "EMA");
           // Resolution: the prediction as a function of (η, β, λ), the gain held fixed.
           annotate_sensitivity(ctx.checks, log_sensitivity(
-              [&](double e, double b, double sc) {
-                const double l = sc * lam;
-                return theory::transient_mean(s.gain(key, i) * c.A(r, i) * theory::phi(theory::mu(b, e), l),
-                                              theory::beta_tilde(b, e, l), t);
-              }, c.eta, kBeta));
+              [&](double e, double b, double sc) { return fixed_point_transient(g, e, b, sc * lam, t); }, c.eta, kBeta));
         }
       }
     }
   }
+
+  // Pooled recovery of η, β and the λ scale from every checkpoint entry and every transient
+  // step of every case at once (check/pooled.hpp): the claim's resolution.
+  PooledRecovery pooled;
+  for (const Case& c : cases) add_pooled_case(pooled, c);
+  pooled.record(ctx.checks);
 
   // ---- Record: per key, the fixed-point and transient tables and figures ----
   for (const Key key : {Key::raw, Key::normalized}) record(ctx, key, cases, settings);

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "akm/check/pooled.hpp"
 #include "akm/sim/fitted_map.hpp"
 #include "common.hpp"
 
@@ -68,6 +69,14 @@ struct Arm {
 inline std::size_t at(int n, int t, int i, int comp) { return (static_cast<std::size_t>(t) * n + i) * 2 + comp; }
 inline std::size_t mom(int n, int i, int k) { return at(n, kSteps + 1, 0, 0) + static_cast<std::size_t>(i) * 7 + k; }
 
+/// The exact mean state A^t s_0 from s_0 = (e_0, μ_{−1}) = (1, 0): the prediction of every
+/// recorded step, for the checks and the pooled recovery alike.
+inline Vec2 mean_state(const Mat2& A, int t) {
+  Vec2 v(1.0, 0.0);
+  for (int q = 0; q < t; ++q) v = A * v;
+  return v;
+}
+
 McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std::uint64_t seed, long long R);
 
 /// One direction of one arm, predicted before simulating: the map A_i and its alternative
@@ -99,6 +108,10 @@ void write_tables(ExperimentContext& ctx, const std::vector<Setting>& settings, 
 // mean involves only direction i's state), so pooled least squares over trials and steps is
 // a consistent estimate of A_i; ρ(Â) is the fitted rate.
 std::array<std::size_t, kMapMoments> map_moments(int n, int i);
+
+/// Adds one arm's recorded mean states and fitted maps to the claim's pooled recovery
+/// (pooled.cpp).
+void add_pooled(PooledRecovery& pooled, const Setting& s, const ArmRun& run);
 
 /// The fixed-α counterexample: ρ^Δ/ρ^EMA over (αc, η) for the top spiked direction.
 void counterexample_map(ExperimentContext& ctx, const Setting& s);

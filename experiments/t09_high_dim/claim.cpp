@@ -59,6 +59,12 @@ static void t09_high_dim(ExperimentContext& ctx) {
     s.projection_checks();
     s.improvement_check();
   }
+  // Pooled recovery of η, β and the λ̂ scale from every recorded projection of every shape at
+  // once (check/pooled.hpp): the claim's resolution. The improvement ratio is left out: it is
+  // a ratio of the AK window gains, whose projections are pooled already.
+  PooledRecovery pooled;
+  for (const ShapeRun& s : shapes) s.add_pooled(pooled);
+  pooled.record(ctx.checks);
 
   // ---- Record: per shape its table rows, transient figure and params; the shared tables and figures ----
   Tables tables;

@@ -45,6 +45,31 @@ void ShapeRun::simulate_projections() {
       window_gain.push_back(jackknife(res.groups, [&](const Vec& m) { return gain(m, G, rule, j); }));
 }
 
+// Design skewness of the mean of projection (rule, j, r) over R trials of t_eff draws:
+// γ_c/√(R·t_eff) with c_s = δ_{s,r}·(k_sᵀu_j), k = x̂ (AK) or x (EMA) (header).
+double ShapeRun::design_skew(int rule, std::size_t j, int r, double t_eff) const {
+  const Eigen::Index ns = K_hat.cols();
+  Vec c(ns);
+  for (Eigen::Index k = 0; k < ns; ++k)
+    c[k] = d.Delta(r, k) * Ct(static_cast<Eigen::Index>(j), k) * (rule == 0 ? 1.0 : d.norms[k]);
+  const Vec dev = c.array() - c.mean();
+  const double m2 = dev.squaredNorm() / n, m3 = dev.array().cube().sum() / n;
+  if (!(m2 > 0.0)) return 0.0;
+  return std::abs(m3) / std::pow(m2, 1.5) / std::sqrt(static_cast<double>(R) * t_eff);
+}
+
+double ShapeRun::memory(int rule, std::size_t j) const {
+  return 1.0 / (1.0 - (rule == 0 ? theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]) : kBeta));
+}
+
+double ShapeRun::projection_mean(int rule, std::size_t j, int r, double e, double b, double sc,
+                                 const std::function<double(double)>& f) const {
+  const auto jj = static_cast<Eigen::Index>(j);
+  if (rule == 1) return GbU(r, jj) * f(b);
+  const double l = sc * lam[dirs[j].k];
+  return GU(r, jj) / (theory::mu(b, e) + l) * f(theory::beta_tilde(b, e, l));
+}
+
 // The projections M_t u_k of both buffers against their closed forms, at the checkpoints and
 // averaged over the window.
 void ShapeRun::projection_checks() {
@@ -54,21 +79,6 @@ void ShapeRun::projection_checks() {
     return static_cast<std::size_t>(it - grid.begin());
   };
 
-  // Design skewness of the mean of projection (rule, j, r) over R trials of t_eff draws:
-  // γ_c/√(R·t_eff) with c_s = δ_{s,r}·(k_sᵀu_j), k = x̂ (AK) or x (EMA) (header).
-  auto design_skew = [&](int rule, std::size_t j, int r, double t_eff) {
-    const Eigen::Index ns = K_hat.cols();
-    Vec c(ns);
-    for (Eigen::Index k = 0; k < ns; ++k)
-      c[k] = d.Delta(r, k) * Ct(static_cast<Eigen::Index>(j), k) * (rule == 0 ? 1.0 : d.norms[k]);
-    const Vec dev = c.array() - c.mean();
-    const double m2 = dev.squaredNorm() / n, m3 = dev.array().cube().sum() / n;
-    if (!(m2 > 0.0)) return 0.0;
-    return std::abs(m3) / std::pow(m2, 1.5) / std::sqrt(static_cast<double>(R) * t_eff);
-  };
-  auto memory = [&](int rule, std::size_t j) {
-    return 1.0 / (1.0 - (rule == 0 ? theory::beta_tilde(kBeta, kEta, lam[dirs[j].k]) : kBeta));
-  };
   rare = 0;
   // Alternatives and sensitivities. The AK projection E[M_t]u_k = (Ĝu_k/(μ+λ̂_k))(1 − β̃_k^t)
   // is a closed form of (η, β, λ̂_k) at fixed data (Ĝ does not depend on them); its EMA
@@ -77,17 +87,14 @@ void ShapeRun::projection_checks() {
   // declared 10% effect. `f(t)` is the transient factor: 1 − b^t at a checkpoint, the window
   // average of it otherwise.
   auto ak_check = [&](std::size_t j, int r, const std::function<double(double)>& f) {
-    const double g = GU(r, static_cast<Eigen::Index>(j)), l = lam[dirs[j].k];
+    const double g = GU(r, static_cast<Eigen::Index>(j));
     ctx.checks.against(g / mu * f(kBeta), "EMA");
-    sensitivity(ctx.checks,
-                [&](double e, double b, double m) {
-                  return g / (theory::mu(b, e) + m * l) * f(theory::beta_tilde(b, e, m * l));
-                },
-                kEta, kBeta);
+    sensitivity(ctx.checks, [&](double e, double b, double m) { return projection_mean(0, j, r, e, b, m, f); }, kEta,
+                kBeta);
   };
   auto ema_check = [&](std::size_t j, int r, const std::function<double(double)>& f) {
-    const double g = GbU(r, static_cast<Eigen::Index>(j));
-    sensitivity(ctx.checks, [&](double, double b, double) { return g * f(b); }, kEta, kBeta);
+    sensitivity(ctx.checks, [&](double e, double b, double m) { return projection_mean(1, j, r, e, b, m, f); }, kEta,
+                kBeta);
   };
   const std::string skew_reason =
       "T9 design-skewness gate (docs/statistics.md, \"Check rules\"): the exact skewness of this mean's sampling distribution, "

@@ -1,11 +1,13 @@
 // T9 high-dim — the parts shared by t09_high_dim*.cpp: the design constants, the data sets
 // of keys and values, one sample path of both buffers, and the per-shape passes.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "akm/check/pooled.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/spectrum/dataset_spectrum.hpp"
 #include "akm/random/random.hpp"
@@ -132,6 +134,17 @@ struct ShapeRun {
   // projections and their jackknifed gains (projections.cpp).
   void measure_exact();
   void simulate_projections();
+  // The design skewness of projection (rule, j, r)'s mean over t_eff draws per trial (the
+  // gate above), and the memory 1/(1 − rate) that caps t_eff (projections.cpp).
+  double design_skew(int rule, std::size_t j, int r, double t_eff) const;
+  double memory(int rule, std::size_t j) const;
+  // E[M_t]u_k on row r as a function of (η, β, s), s scaling λ̂_k, f the transient factor
+  // (1 − b^t, or its window average): (Ĝu_k)_r/(μ+λ̂_k)·f(β̃_k) for AK (rule 0), (Ḡu_k)_r·f(β)
+  // for EMA (rule 1) — the checks' sensitivities and the pooled recovery (pooled.cpp).
+  double projection_mean(int rule, std::size_t j, int r, double e, double b, double sc,
+                         const std::function<double(double)>& f) const;
+  // Adds every recorded projection mean the skewness gate admits to the pooled recovery.
+  void add_pooled(PooledRecovery& pooled) const;
   // Check, in the order they are recorded.
   void spectrum_checks();
   void fixed_point_and_span_checks();

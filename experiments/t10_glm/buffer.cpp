@@ -63,7 +63,7 @@ BufferRun measure_buffer(ExperimentContext& ctx, const Setting& s) {
       for (std::size_t d = 0; d < shown.size(); ++d) tr[d * T + (t - 1)] = M(0, shown[d]);
     }
   };
-  run.res = monte_carlo(ctx.mc(run.trials, "T10 buffer alone"), n_obs, kernel);
+  run.res = monte_carlo(ctx.mc(run.trials, "T10 buffer alone", kGroups), n_obs, kernel);
   return run;
 }
 

@@ -74,6 +74,10 @@ static void t10_glm(ExperimentContext& ctx) {
   check_buffer(ctx, lh, buffer);
   check_local_rates(ctx, lh, local);
   check_generic(ctx, generic);
+  // Pooled recovery of η, β and the λ̂ scale (check/pooled.hpp): the claim's resolution.
+  PooledRecovery pooled;
+  add_pooled(pooled, lh, buffer, local);
+  pooled.record(ctx.checks);
 
   // ---- Record: each part's tables, params and figures; the findings ----
   nlohmann::json findings = nlohmann::json::array();

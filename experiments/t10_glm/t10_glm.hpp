@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/check/pooled.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/problems/logistic.hpp"
 #include "akm/sim/glm_moments.hpp"
@@ -129,6 +130,10 @@ LocalRates measure_local_rates(ExperimentContext& ctx, const Setting& s, const V
 void check_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates& lr);
 /// Part B's tables, findings, params and figures (local_rates_record.cpp).
 void record_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates& lr, nlohmann::json& findings);
+
+/// Parts A and B's observables free of the estimated Ĝ and K, added to the claim's pooled
+/// recovery (pooled.cpp).
+void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, const LocalRates& local);
 
 /// Part C: K's distance from commuting with Σ̂ at a generic w* (and at w* on u_1, whose exact
 /// value 0 shows the Monte-Carlo floor), and det of the joint map (generic.cpp).
