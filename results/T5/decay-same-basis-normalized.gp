@@ -10,7 +10,7 @@ set grid
 set key outside top left horizontal
 set key outside right top vertical Left reverse
 set format y '10^{%L}'
-set yrange [0.000869:*]
+set yrange [0.000503:*]
 set linetype 1 lc rgb '#1f4e9c' dt 1
 set linetype 2 lc rgb '#1f4e9c' dt 1
 set linetype 3 lc rgb '#7fa6e0' dt 1
