@@ -34,15 +34,28 @@ TEST(AuditRegression, T11NarrowWindowAlongGradientIsSkippedNotFatal) {
 }
 
 // T8 at seed 122: "resolved/mild-power-64" is a power check (a true claim fails it with
-// probability Φ(z − gap/se)); with gap/se ≈ 9 < 2z in quick mode it failed at the declared
-// 1e-6. It is now listed as underpowered instead of checked.
-TEST(AuditRegression, T8UnderpoweredResolutionIsListedNotChecked) {
+// probability Φ(z − gap/se)); with gap/se ≈ 9 < 2z at 5000 quick trials it failed at the
+// declared 1e-6. The rule since: a resolved check stands only where gap ≥ 2z·se, and is listed
+// as underpowered otherwise. Quick mode now runs 10000 trials (chosen for the pooled
+// recovery's resolution), where this seed's gap is resolved, so the check stands and must
+// pass; at fewer trials it would be listed. Either way exactly one of the two happens, every
+// listed spectrum is below 2z, and the run passes.
+TEST(AuditRegression, T8ResolutionIsCheckedOnlyWherePowered) {
   const auto s = run_quick("T8", 122);
-  const auto& np = s["params"]["resolved_not_checked_underpowered"];
-  ASSERT_EQ(np.size(), 1u);
-  EXPECT_NE(np[0]["check"].get<std::string>().find("mild-power-64"), std::string::npos);
-  EXPECT_LT(np[0]["gap_over_se"].get<double>(), 2 * s["params"]["one_sided_z"].get<double>());
-  for (const auto& c : s["checks"]) EXPECT_EQ(c["name"].get<std::string>().find("resolved/mild-power-64"), std::string::npos);
+  const double z = s["params"]["one_sided_z"].get<double>();
+  bool listed = false, checked = false;
+  for (const auto& np : s["params"]["resolved_not_checked_underpowered"]) {
+    EXPECT_LT(np["gap_over_se"].get<double>(), 2 * z);
+    listed = listed || np["check"].get<std::string>().find("mild-power-64") != std::string::npos;
+  }
+  for (const auto& c : s["checks"]) {
+    const bool mild = c["name"].get<std::string>().find("resolved/mild-power-64") != std::string::npos;
+    checked = checked || mild;
+    if (mild) {
+      EXPECT_TRUE(c["pass"].get<bool>());
+    }
+  }
+  EXPECT_NE(listed, checked) << "mild-power-64 must be either listed as underpowered or checked";
   EXPECT_TRUE(s["pass"].get<bool>());
 }
 
