@@ -14,6 +14,11 @@ namespace akm::exp::t19 {
 
 namespace {
 
+std::vector<double> in_margins(std::vector<double> d, double margin) {
+  for (double& x : d) x /= margin;
+  return d;
+}
+
 std::vector<double> rises(const std::vector<std::vector<double>>& L, double margin) {
   std::vector<double> r(L[0].size());
   for (std::size_t s = 0; s < r.size(); ++s) {
@@ -67,23 +72,24 @@ void design(Study& st, double tuned_loss) {
   st.margin_derived = std::isfinite(st.degradation) && st.degradation > 0;
   const double fallback = std::isfinite(st.degradation) && st.degradation != 0 ? std::abs(st.degradation) : tuned_loss;
   st.margin = kMarginRatio * (st.margin_derived ? st.degradation : fallback);
+  // Robust scales (base/median.hpp): a pilot seed that blows up is an outlier counted beyond
+  // the margin, not an infinite sd that would make every design hopeless.
   for (std::size_t a = kBasin; a < kEtas.size(); ++a)
-    for (std::size_t b = a + 1; b < kEtas.size(); ++b) {
-      std::vector<double> d(excess.size());
-      for (std::size_t k = 0; k < d.size(); ++k) d[k] = (P[a][k] - P[b][k]) / st.margin;
-      st.pair_sd.push_back(finite_mean_sd(d).second);
-    }
-  st.rise_sd = finite_mean_sd(rises(P, st.margin)).second;
-  // The monotone alternative: the basin rises by the whole degradation, 1/ρ margins.
-  st.p_flat = 1.0 - exceed_probability(0.0, st.rise_sd, 1.0);
-  st.p_monotone = exceed_probability(1.0 / kMarginRatio, st.rise_sd, 1.0);
+    for (std::size_t b = a + 1; b < kEtas.size(); ++b)
+      st.pair_outside.push_back(flat_outside_probability(in_margins(paired_differences(P[a], P[b]), st.margin), 1.0));
+  const RobustScale r = robust_scale(rises(P, st.margin));
+  st.rise_sd = r.sigma, st.rise_outliers = r.outliers;
+  // The monotone alternative: the basin rises by the whole degradation, 1/ρ margins. An
+  // outlier's rise is ±∞ by where its divergence lies: either side with probability ½.
+  const double f = r.outliers;
+  st.p_flat = (1.0 - f) * (1.0 - exceed_probability(0.0, st.rise_sd, 1.0)) + 0.5 * f;
+  st.p_monotone = (1.0 - f) * exceed_probability(1.0 / kMarginRatio, st.rise_sd, 1.0) + 0.5 * f;
 }
 
 double assurance_at(const std::vector<Study*>& studies, int n) {
-  std::vector<double> ses;
-  for (const Study* st : studies)
-    for (double sd : st->pair_sd) ses.push_back(sd / std::sqrt(static_cast<double>(n)));
-  return equivalence_assurance(ses, 1.0, t_quantile(n - 1, kAlphaEquiv));
+  std::vector<double> p_side;
+  for (const Study* st : studies) p_side.insert(p_side.end(), st->pair_outside.begin(), st->pair_outside.end());
+  return median_equivalence_assurance(p_side, n, kAlphaEquiv);
 }
 
 double power_at(const std::vector<Study*>& studies, int n, double level) {
@@ -111,9 +117,11 @@ Outcome evaluate(const Study& st, const OptDesign& dz, std::uint64_t seed) {
       auto [dm, dsd] = finite_mean_sd(d);
       double dse = dsd / std::sqrt(double(n));
       if (!std::isfinite(dm) || !std::isfinite(dse)) dm = kDivergedDiff * st.margin, dse = 0;
-      o.pairs.push_back({a, b, dm, dse});
-      o.worst_upper = std::max(o.worst_upper, (std::abs(dm) + dz.q_equiv * dse) / st.margin);
+      o.pair_d.push_back(in_margins(paired_differences(L[a], L[b]), st.margin));
+      o.pairs.push_back({a, b, dm, dse, median_interval(o.pair_d.back(), 2 * kAlphaEquiv)});
+      o.worst_upper_mean = std::max(o.worst_upper_mean, (std::abs(dm) + dz.q_equiv * dse) / st.margin);
     }
+  o.worst_upper = median_equivalence_limits(o.pair_d, dz.alpha_refute, kAlphaEquiv).upper;
   std::vector<double> basin_losses;  // every basin η and seed: the mean and the median (heavy tails)
   for (std::size_t e = kBasin; e < kEtas.size(); ++e) basin_losses.insert(basin_losses.end(), L[e].begin(), L[e].end());
   o.basin_loss_mean = finite_mean_sd(basin_losses).first;

@@ -44,8 +44,9 @@ struct Study {
   double degradation = 0;                  // D: median over tuning seeds of L(0.01) − basin mean
   bool margin_derived = false;
   double margin = 0;                  // nats
-  std::vector<double> pair_sd;        // pilot sd of each basin pair difference, in margins
-  double rise_sd = 0;                 // pilot sd of a seed's basin rise, in margins
+  std::vector<double> pair_outside;   // per basin pair: P(a seed's difference beyond one side of ±margin | flat)
+  double rise_sd = 0;                 // pilot robust sd of a seed's basin rise, in margins
+  double rise_outliers = 0;           // pilot share of rises outside the normal core (divergences)
   double p_flat = 0.5, p_monotone = 0.5;  // P(a seed's rise < 1 margin | flat), P(> 1 | monotone)
   std::vector<std::vector<double>> L;     // [η][evaluation seed]
 };
@@ -55,7 +56,8 @@ std::vector<std::vector<double>> sweep(const Study& st, int steps, const std::ve
 double basin_mean(const std::vector<std::vector<double>>& L, std::size_t s);
 // The pilot's design quantities of a study (claim.cpp's header, design 2–3).
 void design(Study& st, double tuned_loss);
-// Assurance of an optimizer's equivalence check with n seeds: the pilot's sds over √n.
+// Assurance of an optimizer's median equivalence check with n seeds, from the pilot's
+// per-pair chances of a seed beyond the margin.
 double assurance_at(const std::vector<Study*>& studies, int n);
 // Power of the trend checks against the monotone alternative: the weakest task's.
 double power_at(const std::vector<Study*>& studies, int n, double level);
@@ -63,7 +65,9 @@ double power_at(const std::vector<Study*>& studies, int n, double level);
 /// An optimizer's design: its evaluation seed count and what the pilot promises at it.
 struct OptDesign {
   int seeds = 0;
-  double assurance = 0, power = 0, q_equiv = 0, q_refute = 0;
+  double assurance = 0, power = 0;
+  double alpha_refute = 0;      ///< two-sided level of each median's refuting interval (Bonferroni)
+  double q_equiv = 0, q_refute = 0;  ///< Student-t quantiles of the reported mean-based limits
 };
 
 /// What a study's n evaluation seeds show.
@@ -72,9 +76,12 @@ struct Outcome {
   struct Pair {
     std::size_t a, b;
     double dm, dse;  ///< paired mean difference L(η_a) − L(η_b) and its se (nats; diverged: kDivergedDiff margins)
+    MedianInterval med;  ///< the 90% order-statistics interval of the median difference, in margins
   };
   std::vector<Pair> pairs;
-  double worst_upper = 0;  ///< largest 90% upper limit of a basin pair, in margins
+  std::vector<std::vector<double>> pair_d;  ///< [pair][seed] L(η_a) − L(η_b) in margins (±∞: a divergence)
+  double worst_upper = 0;       ///< largest |end| of a pair's 90% median interval, in margins (the decision)
+  double worst_upper_mean = 0;  ///< largest 90% upper limit of a pair's mean, in margins (reported)
   double basin_loss_mean = 0, basin_loss_median = 0;
   std::vector<double> rise;  ///< each seed's rise across the basin, in margins
   int below = 0, above = 0;  ///< seeds rising by less / more than a margin

@@ -1,12 +1,16 @@
 // equivalence — flat claims tested for refutation and for equivalence (see the header).
 #include "akm/check/equivalence.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <fmt/format.h>
 
 #include "akm/base/errors.hpp"
+#include "akm/base/median.hpp"
 #include "akm/check/one_sided.hpp"
+#include "akm/check/paired.hpp"
 
 namespace akm {
 
@@ -58,6 +62,60 @@ EquivalenceLimits mc_equivalent(Checks& checks, const std::string& name, double 
                         "max(|d| + q_e·se) ≤ margin]",
                  margin, l.lower);
   checks.lower_limit_of(ses[static_cast<std::size_t>(l.worst_lower)], q_refute);
+  checks.equivalence(l.upper, alpha_equiv);
+  return l;
+}
+
+EquivalenceLimits median_equivalence_limits(const std::vector<std::vector<double>>& diffs, double alpha_refute,
+                                            double alpha_equiv) {
+  if (diffs.empty()) throw InputError("diffs", "[]", "must hold at least one difference");
+  if (!(alpha_refute > 0.0 && alpha_refute < 1.0))
+    throw InputError("alpha_refute", show(alpha_refute), "must be in (0, 1)");
+  if (!(alpha_equiv > 0.0 && alpha_equiv < 0.5))
+    throw InputError("alpha_equiv", show(alpha_equiv), "must be in (0, 0.5)");
+  EquivalenceLimits l;
+  for (std::size_t k = 0; k < diffs.size(); ++k) {
+    const MedianInterval r = median_interval(diffs[k], alpha_refute);
+    const MedianInterval e = median_interval(diffs[k], 2.0 * alpha_equiv);
+    // The interval's distance from 0 (refutes when beyond the margin) and its reach.
+    const double lo = r.lower > 0.0 ? r.lower : r.upper < 0.0 ? -r.upper : 0.0;
+    const double up = std::max(std::abs(e.lower), std::abs(e.upper));
+    if (k == 0 || lo > l.lower) l.lower = lo, l.worst_lower = static_cast<int>(k);
+    if (k == 0 || up > l.upper) l.upper = up, l.worst_upper = static_cast<int>(k);
+  }
+  return l;
+}
+
+double flat_outside_probability(const std::vector<double>& pilot, double margin) {
+  if (pilot.empty()) throw InputError("pilot", "[]", "must hold at least one seed");
+  if (!(margin > 0.0 && std::isfinite(margin))) throw InputError("margin", show(margin), "must be > 0 and finite");
+  for (double x : pilot)
+    if (std::isnan(x)) throw InputError("pilot", "NaN", "must be a number or ±inf (a divergence)");
+  const RobustScale r = robust_scale(pilot);
+  if (!std::isfinite(r.sigma)) return 0.5;  // most seeds diverged: every seed counts as beyond
+  const double normal = r.sigma > 0.0 ? phi(-margin / r.sigma) : 0.0;
+  return std::min(0.5, (1.0 - r.outliers) * normal + 0.5 * r.outliers);
+}
+
+double median_equivalence_assurance(const std::vector<double>& p_side, int n, double alpha_equiv) {
+  if (!(alpha_equiv > 0.0 && alpha_equiv < 0.5))
+    throw InputError("alpha_equiv", show(alpha_equiv), "must be in (0, 0.5)");
+  double p = 1.0;
+  for (double q : p_side) {
+    if (!(q >= 0.0 && q <= 0.5)) throw InputError("p_side", show(q), "must be in [0, 0.5]");
+    p *= median_interval_inside(n, 2.0 * alpha_equiv, q, q);
+  }
+  return p;
+}
+
+EquivalenceLimits median_equivalent(Checks& checks, const std::string& name, double margin,
+                                    const std::vector<std::vector<double>>& diffs, double alpha_refute,
+                                    double alpha_equiv) {
+  if (!(margin > 0.0 && std::isfinite(margin))) throw InputError("margin", show(margin), "must be > 0 and finite");
+  const EquivalenceLimits l = median_equivalence_limits(diffs, alpha_refute, alpha_equiv);
+  checks.at_most(name + " [median equivalence: refuted when an order-statistics interval of a median lies beyond "
+                        "the margin, established when every (1 − 2α_e) interval lies inside it]",
+                 margin, l.lower);
   checks.equivalence(l.upper, alpha_equiv);
   return l;
 }

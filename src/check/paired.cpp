@@ -106,6 +106,49 @@ int sign_test_seeds(double alpha, double power, double p_positive) {
                    fmt::format("must be far enough from 1/2 for power {} within {} seeds", show(power), kMaxSeeds));
 }
 
+MedianInterval median_interval(std::vector<double> d, double alpha) {
+  require_level(alpha);
+  if (d.empty()) throw InputError("d", "[]", "must hold one difference per seed (at least one)");
+  for (double x : d)
+    if (std::isnan(x)) throw InputError("d", "NaN", "must be a number or ±inf (a divergence)");
+  // Order statistics: [d_(k), d_(n−k+1)] covers the median with probability
+  // 1 − 2·P(Bin(n, ½) ≤ k − 1); k the largest with that ≥ 1 − α.
+  std::sort(d.begin(), d.end());
+  const int n = static_cast<int>(d.size());
+  MedianInterval m;
+  m.rank = sign_test_critical(n, alpha) + 1;  // ≥ 0; 0 means no finite interval
+  if (m.rank >= 1) {
+    m.lower = d[m.rank - 1];
+    m.upper = d[n - m.rank];
+    m.level = 1.0 - 2.0 * binomial_cdf(n, m.rank - 1, 0.5);
+  } else {
+    m.lower = -kInf;
+    m.upper = kInf;
+    m.level = 1.0;
+  }
+  return m;
+}
+
+double median_interval_inside(int n, double alpha, double p_below, double p_above) {
+  if (n < 1) throw InputError("n", std::to_string(n), "must be >= 1");
+  require_level(alpha);
+  if (!(p_below >= 0.0 && p_above >= 0.0 && p_below + p_above <= 1.0 + 1e-12))
+    throw InputError("p_below + p_above", show(p_below + p_above), "must be in [0, 1], each >= 0");
+  const int k = sign_test_critical(n, alpha) + 1;
+  if (k < 1) return 0.0;
+  // Σ over b, a < k of n! / (b! a! (n−b−a)!) · p_b^b · p_a^a · (1 − p_b − p_a)^(n−b−a).
+  const double p_in = std::max(0.0, 1.0 - p_below - p_above);
+  const auto log_pow = [](int e, double p) { return e == 0 ? 0.0 : e * std::log(p); };
+  double s = 0.0;
+  for (int b = 0; b < k; ++b)
+    for (int a = 0; a < k && a + b <= n; ++a) {
+      if ((b > 0 && p_below == 0.0) || (a > 0 && p_above == 0.0) || (n - a - b > 0 && p_in == 0.0)) continue;
+      s += std::exp(std::lgamma(n + 1.0) - std::lgamma(b + 1.0) - std::lgamma(a + 1.0) - std::lgamma(n - a - b + 1.0) +
+                    log_pow(b, p_below) + log_pow(a, p_above) + log_pow(n - a - b, p_in));
+    }
+  return std::min(1.0, s);
+}
+
 PairedComparison paired_compare(const std::vector<double>& a, const std::vector<double>& b, double alpha,
                                 int resamples, std::uint64_t seed) {
   require_level(alpha);
@@ -123,20 +166,10 @@ PairedComparison paired_compare(const std::vector<double>& a, const std::vector<
   r.median = median_of(d);
   r.sign_p = sign_test_p(r.positive, r.negative);
 
-  // Order statistics: [d_(k), d_(n−k+1)] covers the median with probability
-  // 1 − 2·P(Bin(n, ½) ≤ k − 1); k the largest with that ≥ 1 − α.
-  std::vector<double> sorted = d;
-  std::sort(sorted.begin(), sorted.end());
-  const int k = sign_test_critical(r.n, alpha) + 1;  // ≥ 0; 0 means no finite interval
-  if (k >= 1) {
-    r.exact_lower = sorted[k - 1];
-    r.exact_upper = sorted[r.n - k];
-    r.exact_level = 1.0 - 2.0 * binomial_cdf(r.n, k - 1, 0.5);
-  } else {
-    r.exact_lower = -kInf;
-    r.exact_upper = kInf;
-    r.exact_level = 1.0;
-  }
+  const MedianInterval exact = median_interval(d, alpha);
+  r.exact_lower = exact.lower;
+  r.exact_upper = exact.upper;
+  r.exact_level = exact.level;
 
   // Percentile bootstrap of the median: resample the seeds with replacement.
   Stream stream(seed, 0, Purpose::aux);

@@ -14,6 +14,13 @@
 // is ≥ 1 − α_e; the rule is fixed before the run. A check that passes but does not
 // establish equivalence does not discriminate: the claim is then INCONCLUSIVE, never
 // SUPPORTED (check/status.hpp), and never CONTRADICTED.
+//
+// Medians (median_equivalent): the same two tests on the median of each difference over
+// paired seeds, with the distribution-free order-statistics intervals of check/paired.hpp in
+// place of m ± q·se. A diverged run makes its seed's difference ±∞, which an interval of
+// ranks carries as one extreme seed, where a mean and its se are lost to it. The claim then
+// reads "for the typical seed, |median d_k| ≤ margin"; the design's assurance comes from the
+// pilot's robust scale and its share of outliers (median_equivalence_assurance).
 #pragma once
 #include <string>
 #include <vector>
@@ -47,5 +54,32 @@ double equivalence_assurance(const std::vector<double>& ses, double margin, doub
 EquivalenceLimits mc_equivalent(Checks& checks, const std::string& name, double margin,
                                 const std::vector<double>& means, const std::vector<double>& ses,
                                 double q_refute, double q_equiv, double alpha_equiv);
+
+/// The limits of the median equivalence test over several paired differences, each given as
+/// its per-seed values d_k,s (±∞ for a divergence, in any unit): lower = the largest
+/// distance from 0 of a (1 − alpha_refute) interval, upper = the largest |end| of a
+/// (1 − 2·alpha_equiv) interval (check/paired.hpp's median_interval). diffs non-empty, each
+/// non-empty without NaN, levels in (0, 1) and (0, 0.5), else InputError.
+EquivalenceLimits median_equivalence_limits(const std::vector<std::vector<double>>& diffs, double alpha_refute,
+                                            double alpha_equiv);
+
+/// A pilot's per-side probability that one seed's difference lies beyond ±margin if the
+/// claim is flat (centred at 0), from the pilot's robust_scale (base/median.hpp): the normal
+/// core's Φ(−margin/σ̂) for the share 1 − f of the seeds, plus f/2 for the share f of
+/// outliers (divergences, or further than 5σ̂), which each count as beyond the margin.
+/// pilot non-empty without NaN, margin > 0, else InputError.
+double flat_outside_probability(const std::vector<double>& pilot, double margin);
+
+/// P(every (1 − 2·alpha_equiv) median interval from n seeds lies inside ±margin) when
+/// difference k falls beyond each side of the margin with probability p_side[k]
+/// (flat_outside_probability), independence over k assumed — a design quantity.
+double median_equivalence_assurance(const std::vector<double>& p_side, int n, double alpha_equiv);
+
+/// Records "|median d_k| ≤ margin for every k" as one bound check, as mc_equivalent does
+/// for means: pass iff the largest lower limit ≤ margin; evidence iff the largest upper
+/// limit ≤ margin. diffs in the margin's unit. Returns the limits.
+EquivalenceLimits median_equivalent(Checks& checks, const std::string& name, double margin,
+                                    const std::vector<std::vector<double>>& diffs, double alpha_refute,
+                                    double alpha_equiv);
 
 }  // namespace akm

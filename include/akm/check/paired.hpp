@@ -60,6 +60,25 @@ double sign_test_power(int n, double alpha, double p_positive);
 /// (InputError if none: p_positive too close to ½ for the power asked).
 int sign_test_seeds(double alpha, double power, double p_positive);
 
+/// The distribution-free interval for the median of d from order statistics (header):
+/// [d_(k), d_(n−k+1)] with k the largest rank whose coverage 1 − 2·P(Bin(n, ½) ≤ k − 1) is
+/// ≥ 1 − alpha; (−∞, +∞) with level 1 when n is too small for alpha. Values may be ±∞.
+struct MedianInterval {
+  double lower = 0;  ///< d_(k)
+  double upper = 0;  ///< d_(n−k+1)
+  double level = 0;  ///< its exact coverage
+  int rank = 0;      ///< k (0: no finite interval)
+};
+/// The interval of MedianInterval for d (non-empty, no NaN) at level ≥ 1 − alpha,
+/// alpha ∈ (0, 1), else InputError.
+MedianInterval median_interval(std::vector<double> d, double alpha);
+
+/// P(the order-statistics interval of MedianInterval at level ≥ 1 − alpha, from n seeds,
+/// lies inside (−1, 1)) when each seed's d is below −1 with probability p_below and above +1
+/// with probability p_above independently: fewer than k seeds on each side (a trinomial
+/// sum; 0 when n is too small for alpha). p_below, p_above ≥ 0 with sum ≤ 1, n ≥ 1.
+double median_interval_inside(int n, double alpha, double p_below, double p_above);
+
 /// The paired comparison of the header at level 1 − alpha, with `resamples` bootstrap
 /// resamples drawn from the Philox stream of `seed` (same seed → same interval).
 /// alpha ∈ (0, 1), resamples ≥ 100, else InputError.
