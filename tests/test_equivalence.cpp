@@ -193,17 +193,24 @@ TEST(RobustScale, NormalCoreAndOutliers) {
   EXPECT_THROW(akm::robust_scale({}), akm::InputError);
 }
 
-// A pilot of normal differences gives Φ(−m/σ) per side; one blow-up in five adds ½ · ⅕.
+// A pilot of normal differences gives Φ(−m/σ) per side; a blow-up in five stays on its side.
 TEST(MedianEquivalence, OutsideProbabilityOfAPilot) {
   const std::vector<double> pilot{-0.2, -0.1, 0.0, 0.1, 0.2};  // MAD 0.1
   const double sigma = 1.4826 * 0.1;
   const double phi = 0.5 * std::erfc(1.0 / sigma / std::sqrt(2.0));
-  EXPECT_NEAR(akm::flat_outside_probability(pilot, 1.0), phi, 1e-15);
+  const auto p = akm::flat_outside_probability(pilot, 1.0);
+  EXPECT_NEAR(p.below, phi, 1e-15);
+  EXPECT_NEAR(p.above, phi, 1e-15);
   const std::vector<double> blown{-0.2, -0.1, 0.0, 0.1, kInf};
-  const double p = akm::flat_outside_probability(blown, 1.0);
-  EXPECT_GE(p, 0.1);
-  EXPECT_LT(p, 0.11);
-  EXPECT_EQ(akm::flat_outside_probability({kInf, kInf, 0.0}, 1.0), 0.5);
+  const auto b = akm::flat_outside_probability(blown, 1.0);
+  EXPECT_NEAR(b.above, 0.2 + 0.8 * phi, 1e-15);
+  EXPECT_NEAR(b.below, 0.8 * phi, 1e-15);
+  // An outlier of the core that still lies inside the margin is not counted beyond it.
+  const auto tight = akm::flat_outside_probability({-0.002, -0.001, 0.0, 0.001, 0.5}, 1.0);
+  EXPECT_LT(tight.above + tight.below, 1e-100);
+  const auto most = akm::flat_outside_probability({kInf, kInf, 0.0}, 1.0);
+  EXPECT_EQ(most.below, 0.5);
+  EXPECT_EQ(most.above, 0.5);
   EXPECT_THROW(akm::flat_outside_probability(pilot, 0.0), akm::InputError);
 }
 
@@ -257,9 +264,10 @@ TEST(MedianEquivalence, LevelAtTheMarginAndAssuranceAtZero) {
   }
   EXPECT_LE(at_margin / double(reps), alpha + 5 * std::sqrt(alpha * (1 - alpha) / reps));
   const double p_side = blow / 2 + (1 - blow) * 0.5 * std::erfc(1.0 / sigma / std::sqrt(2.0));
-  const double assurance = akm::median_equivalence_assurance({p_side}, n, alpha);
+  const double assurance = akm::median_equivalence_assurance({{p_side, p_side}}, n, alpha);
   EXPECT_NEAR(at_zero / double(reps), assurance, 5 * std::sqrt(assurance * (1 - assurance) / reps));
-  EXPECT_NEAR(akm::median_equivalence_assurance({p_side, p_side}, n, alpha), assurance * assurance, 1e-15);
+  EXPECT_NEAR(akm::median_equivalence_assurance({{p_side, p_side}, {p_side, p_side}}, n, alpha),
+              assurance * assurance, 1e-15);
 }
 
 TEST(MedianEquivalence, BadInputIsRefused) {
@@ -271,6 +279,6 @@ TEST(MedianEquivalence, BadInputIsRefused) {
   EXPECT_THROW(akm::median_equivalent(c, "x", 1.0, {{std::nan("")}}, 1e-8, 0.05), akm::InputError);
   EXPECT_THROW(akm::median_equivalent(c, "x", 1.0, {{0.1}}, 0.0, 0.05), akm::InputError);
   EXPECT_EQ(c.size(), 0u);
-  EXPECT_THROW(akm::median_equivalence_assurance({0.7}, 10, 0.05), akm::InputError);
+  EXPECT_THROW(akm::median_equivalence_assurance({{0.7, 0.7}}, 10, 0.05), akm::InputError);
   EXPECT_THROW(akm::median_interval_inside(10, 0.1, 0.6, 0.6), akm::InputError);
 }

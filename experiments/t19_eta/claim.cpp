@@ -15,8 +15,9 @@
 //     nats while leaving the basin (η = 0.01) costs 3.063 − 3.0306 = 0.0324 nats over the
 //     basin mean: the basin is flat to ρ = 0.015 / 0.0324 = 0.463 of the η = 0.01
 //     degradation. Our margin is the same ratio of our degradation D: margin = ρ·D, with D
-//     the median over the tuning seeds of L(0.01) − mean_basin L at the tuned rate (a pilot
-//     sweep on the tuning seeds). This is dimensionless and task-independent (a fraction of
+//     the median over the pilot seeds of L(0.01) − mean_basin L at the tuned rate (a pilot
+//     sweep on the 5 tuning seeds extended to kPilotSeeds = 12 from the same disjoint
+//     stream; --quick: the 2 tuning seeds). This is dimensionless and task-independent (a fraction of
 //     the total loss is not: it mixes in each task's irreducible floor). A pilot where
 //     η = 0.01 does not degrade the loss has no basin to measure against: a design check
 //     fails and the claim is INCONCLUSIVE (the margin then falls back to ρ·|D| or ρ·L only
@@ -25,11 +26,12 @@
 //     that the equivalence test below establishes flatness when every basin difference is 0,
 //     median_equivalence_assurance) and the power of the trend check against the monotone
 //     alternative (the loss rises across the basin by the whole degradation D = margin/ρ:
-//     no basin at all). Both use robust scales (base/median.hpp's robust_scale): a pilot seed
-//     that blows up is an outlier counted beyond the margin, not an infinite spread. The
-//     evaluation seed count of each optimizer is the smallest with both ≥ 0.9 on every task,
-//     at most kMaxSeeds; a design that no such count makes decisive runs the fewest seeds at
-//     which the trend checks and the median refutation reach their levels, so it can refute. --quick runs 6, below
+//     no basin at all). Both use robust scales (base/median.hpp's robust_scale): the pilot's
+//     normal core by its median and MAD, and its outliers (a seed that blows up) kept where
+//     they fell, not an infinite spread. The evaluation seed count of each optimizer is the
+//     smallest with both ≥ 0.9 on every task, at most kMaxSeeds, and never below the fewest
+//     at which the trend checks and the median refutation reach their levels (so both can
+//     fail); a design that no count makes decisive runs that fewest. --quick runs 6, below
 //     that reach, so a verdict there is unlikely by design, and the findings say so.
 //
 // Checks:
@@ -66,6 +68,13 @@
 
 namespace akm::exp {
 
+// The largest chance over a study's basin pairs that a seed falls beyond the margin.
+static double max_outside(const std::vector<SideProbabilities>& p) {
+  double m = 0;
+  for (const SideProbabilities& q : p) m = std::max(m, q.below + q.above);
+  return m;
+}
+
 static void t19_eta(ExperimentContext& ctx) {
   using namespace training;
   using namespace t19;
@@ -81,7 +90,7 @@ static void t19_eta(ExperimentContext& ctx) {
   const int trend_checks = static_cast<int>(opts.size() * task_list.size());
   const double level = ctx.opts.family_alpha / trend_checks;  // what Checks::finalize gives each sign check
 
-  // ---- Simulate: 1–2 tuning and the pilot sweep on the tuning seeds, every study ----
+  // ---- Simulate: 1–2 tuning and the pilot sweep, every study ----
   std::map<std::string, std::vector<Study>> studies;
   for (const auto& opt : opts)
     for (const auto& t : task_list) {
@@ -99,8 +108,12 @@ static void t19_eta(ExperimentContext& ctx) {
                               return r.diverged ? std::numeric_limits<double>::infinity() : r.final_loss();
                             });
       st.lr = grid[st.tuning.chosen];
-      st.pilot = sweep(st, steps, st.plan.tuning, ctx.opts.threads);
-      design(st, st.tuning.scores[st.tuning.best].median);
+      // The pilot (design 2–3): the tuning seeds, extended in full mode to kPilotSeeds from
+      // the same stream (its first seeds are the tuning seeds; all are disjoint from evaluation).
+      const int pilot_seeds = ctx.opts.quick ? tuning_seeds : kPilotSeeds;
+      st.pilot = sweep(st, steps, seed_plan(ctx.opts.seed, study, ProtocolSpec{tspec.trials, pilot_seeds, 1}).tuning,
+                       ctx.opts.threads);
+      design(st, st.tuning.scores[st.tuning.best].median, tuning_seeds);
       studies[opt].push_back(std::move(st));
     }
   // 3. Seeds from the design, per optimizer; then the evaluation sweep on them.
@@ -169,15 +182,15 @@ static void t19_eta(ExperimentContext& ctx) {
 
   // ---- Record: the tables, the design and per-study findings, params, figures ----
   CsvTable tuning{{"task", "optimizer", "lr", "median_final", "diverged_tuning_seeds", "chosen"}, {}};
-  CsvTable designs{{"task", "optimizer", "lr", "degradation", "margin", "margin_derived", "rise_sd", "p_flat",
-                    "p_monotone", "rise_outliers", "max_pair_outside"}, {}};
+  CsvTable designs{{"task", "optimizer", "lr", "degradation", "degradation_tuning_seeds", "margin", "margin_derived",
+                    "rise_sd", "p_flat", "p_monotone", "rise_outliers", "max_pair_outside"}, {}};
   for (const auto& opt : opts)
     for (const Study& st : studies[opt]) {
       for (std::size_t c = 0; c < st.tuning.candidates.size(); ++c)
         tuning.add({st.task->name, opt, grid[st.tuning.candidates[c]], st.tuning.scores[c].median,
                     st.tuning.scores[c].diverged, c == st.tuning.best});
-      designs.add({st.task->name, opt, st.lr, st.degradation, st.margin, st.margin_derived, st.rise_sd, st.p_flat,
-                   st.p_monotone, st.rise_outliers, *std::max_element(st.pair_outside.begin(), st.pair_outside.end())});
+      designs.add({st.task->name, opt, st.lr, st.degradation, st.degradation_tuning, st.margin, st.margin_derived,
+                   st.rise_sd, st.p_flat, st.p_monotone, st.rise_outliers, max_outside(st.pair_outside)});
     }
   nlohmann::json design_json = nlohmann::json::object();
   for (const auto& opt : opts) {
@@ -223,13 +236,14 @@ static void t19_eta(ExperimentContext& ctx) {
       const double span = kEtas.back() - kEtas[kBasin];
       ctx.findings.push_back(fmt::format(
           "{}/{} at its tuned lr {:.3g}: basin η ∈ [0.10, 0.99] loss mean {:.4g}, median {:.4g}; margin {:.3g} nats = {:.3f} × the "
-          "η = 0.01 degradation {:.3g} nats (tuning seeds); worst 90% limit of a basin pair's median {:.2f} margins ({}; of its "
-          "mean {:.2f}); "
+          "η = 0.01 degradation {:.3g} nats (pilot seeds); worst 90% limit of a basin pair's median {:.2f} margins ({}; of its "
+          "mean {:.2f}; {:.2f} in the margin of the tuning seeds alone, D = {:.3g}); "
           "slope of loss in η: median {:+.3g} nats per unit η, 90% interval [{:+.3g}, {:+.3g}] (order statistics), "
           "basin rise {:+.2f} margins; {} of {} seeds rise by more than a margin; η = 0.01 excess over the basin "
           "{:+.3g} ± {:.2g} nats = {:+.2f} margins",
           tn, opt, st.lr, o.basin_loss_mean, o.basin_loss_median, st.margin, kMarginRatio, st.degradation,
-          o.worst_upper, o.worst_upper <= 1 ? "flat: equivalent" : "not established", o.worst_upper_mean, o.med.median * st.margin / span,
+          o.worst_upper, o.worst_upper <= 1 ? "flat: equivalent" : "not established", o.worst_upper_mean,
+          o.worst_upper * st.degradation / st.degradation_tuning, st.degradation_tuning, o.med.median * st.margin / span,
           o.med.exact_lower * st.margin / span, o.med.exact_upper * st.margin / span, o.med.median, o.above, n,
           o.exc_m[0], o.exc_se[0], o.exc_m[0] / st.margin));
     }
@@ -240,20 +254,21 @@ static void t19_eta(ExperimentContext& ctx) {
   ctx.out.write_csv("data_eta_pairs.csv", pairs);
   ctx.out.write_csv("data_trend.csv", trend);
   ctx.params = {{"etas", kEtas}, {"basin", basin_etas()}, {"beta", 0.99}, {"steps", steps},
-                {"tuning_seeds", tuning_seeds}, {"tuning_trials", grid.size()}, {"tuning_eta", kTuningEta},
+                {"tuning_seeds", tuning_seeds}, {"pilot_seeds", ctx.opts.quick ? tuning_seeds : kPilotSeeds},
+                {"tuning_trials", grid.size()}, {"tuning_eta", kTuningEta},
                 {"lr_grid", grid}, {"design", design_json},
                 {"margin_rule", "margin = ρ × D, ρ = 0.015 / (3.063 − 3.0306) (tab:eta-sweep: basin spread over the "
-                                "η = 0.01 degradation), D = median over the tuning seeds of L(0.01) − basin mean L at "
+                                "η = 0.01 degradation), D = median over the pilot seeds of L(0.01) − basin mean L at "
                                 "the tuned rate"},
                 {"margin_ratio", kMarginRatio}, {"paper_spread_nats", kPaperSpread},
                 {"paper_basin_mean_nats", kPaperBasinMean}, {"paper_outside_nats", kPaperOutside},
                 {"monotone_alternative", "the loss rises across the basin by the whole degradation D (1/ρ margins)"},
                 {"design_target", kDesignTarget}, {"alpha_equivalence", kAlphaEquiv},
                 {"rule", "evaluation seeds per optimizer: the smallest count with assurance ≥ 0.9 and trend power ≥ 0.9 "
-                         "on every task from the pilot sweep on the tuning seeds (robust scales: a blown-up pilot seed "
-                         "is an outlier beyond the margin), at most 40; a design no count reaches runs the fewest seeds "
-                         "at which the trend and median refutations can reach their levels (--quick: 6, below that "
-                         "reach)"},
+                         "on every task from the pilot sweep (pilot_seeds; robust scales, a blown-up pilot seed kept "
+                         "as an outlier where it fell), at most 60, at least the fewest at which the trend and median "
+                         "refutations can reach their levels; a design no count reaches runs that fewest (--quick: 6, "
+                         "below that reach)"},
                 {"equivalence_rule", "on medians over the evaluation seeds: established when every pair's 90% "
                                      "order-statistics interval of the median lies inside ±margin, refuted when one "
                                      "lies beyond it at the Bonferroni level alpha_refute"}};

@@ -64,11 +64,13 @@ double basin_mean(const std::vector<std::vector<double>>& L, std::size_t s) {
   return b / static_cast<double>(kEtas.size() - kBasin);
 }
 
-void design(Study& st, double tuned_loss) {
+void design(Study& st, double tuned_loss, int tuning_seeds) {
   const auto& P = st.pilot;
   std::vector<double> excess(P[0].size());
   for (std::size_t k = 0; k < excess.size(); ++k) excess[k] = P[0][k] - basin_mean(P, k);
   st.degradation = median_of(excess);
+  const std::size_t nt = std::min<std::size_t>(tuning_seeds, excess.size());
+  st.degradation_tuning = median_of({excess.begin(), excess.begin() + static_cast<std::ptrdiff_t>(nt)});
   st.margin_derived = std::isfinite(st.degradation) && st.degradation > 0;
   const double fallback = std::isfinite(st.degradation) && st.degradation != 0 ? std::abs(st.degradation) : tuned_loss;
   st.margin = kMarginRatio * (st.margin_derived ? st.degradation : fallback);
@@ -77,19 +79,27 @@ void design(Study& st, double tuned_loss) {
   for (std::size_t a = kBasin; a < kEtas.size(); ++a)
     for (std::size_t b = a + 1; b < kEtas.size(); ++b)
       st.pair_outside.push_back(flat_outside_probability(in_margins(paired_differences(P[a], P[b]), st.margin), 1.0));
-  const RobustScale r = robust_scale(rises(P, st.margin));
+  const std::vector<double> rise = rises(P, st.margin);
+  const RobustScale r = robust_scale(rise);
   st.rise_sd = r.sigma, st.rise_outliers = r.outliers;
-  // The monotone alternative: the basin rises by the whole degradation, 1/ρ margins. An
-  // outlier's rise is ±∞ by where its divergence lies: either side with probability ½.
-  const double f = r.outliers;
-  st.p_flat = (1.0 - f) * (1.0 - exceed_probability(0.0, st.rise_sd, 1.0)) + 0.5 * f;
-  st.p_monotone = (1.0 - f) * exceed_probability(1.0 / kMarginRatio, st.rise_sd, 1.0) + 0.5 * f;
+  // The flat claim puts the rises' core at 0, the monotone alternative at 1/ρ margins (the
+  // basin rises by the whole degradation); a seed is favourable below / above 1 margin.
+  // Outliers keep their place relative to the centre, moved with the core.
+  const double f = r.outliers, share = 1.0 / static_cast<double>(rise.size());
+  st.p_flat = (1.0 - f) * (1.0 - exceed_probability(0.0, st.rise_sd, 1.0));
+  st.p_monotone = (1.0 - f) * exceed_probability(1.0 / kMarginRatio, st.rise_sd, 1.0);
+  for (double x : rise) {
+    const double d = x - r.centre;
+    if (std::isfinite(d) && std::abs(d) <= RobustScale::kOutlierSigmas * r.sigma) continue;
+    st.p_flat += d < 1.0 ? share : 0.0;
+    st.p_monotone += d + 1.0 / kMarginRatio > 1.0 ? share : 0.0;
+  }
 }
 
 double assurance_at(const std::vector<Study*>& studies, int n) {
-  std::vector<double> p_side;
-  for (const Study* st : studies) p_side.insert(p_side.end(), st->pair_outside.begin(), st->pair_outside.end());
-  return median_equivalence_assurance(p_side, n, kAlphaEquiv);
+  std::vector<SideProbabilities> p;
+  for (const Study* st : studies) p.insert(p.end(), st->pair_outside.begin(), st->pair_outside.end());
+  return median_equivalence_assurance(p, n, kAlphaEquiv);
 }
 
 double power_at(const std::vector<Study*>& studies, int n, double level) {

@@ -86,26 +86,31 @@ EquivalenceLimits median_equivalence_limits(const std::vector<std::vector<double
   return l;
 }
 
-double flat_outside_probability(const std::vector<double>& pilot, double margin) {
+SideProbabilities flat_outside_probability(const std::vector<double>& pilot, double margin) {
   if (pilot.empty()) throw InputError("pilot", "[]", "must hold at least one seed");
   if (!(margin > 0.0 && std::isfinite(margin))) throw InputError("margin", show(margin), "must be > 0 and finite");
   for (double x : pilot)
     if (std::isnan(x)) throw InputError("pilot", "NaN", "must be a number or ±inf (a divergence)");
   const RobustScale r = robust_scale(pilot);
-  if (!std::isfinite(r.sigma)) return 0.5;  // most seeds diverged: every seed counts as beyond
-  const double normal = r.sigma > 0.0 ? phi(-margin / r.sigma) : 0.0;
-  return std::min(0.5, (1.0 - r.outliers) * normal + 0.5 * r.outliers);
-}
-
-double median_equivalence_assurance(const std::vector<double>& p_side, int n, double alpha_equiv) {
-  if (!(alpha_equiv > 0.0 && alpha_equiv < 0.5))
-    throw InputError("alpha_equiv", show(alpha_equiv), "must be in (0, 0.5)");
-  double p = 1.0;
-  for (double q : p_side) {
-    if (!(q >= 0.0 && q <= 0.5)) throw InputError("p_side", show(q), "must be in [0, 0.5]");
-    p *= median_interval_inside(n, 2.0 * alpha_equiv, q, q);
+  if (!std::isfinite(r.sigma)) return {0.5, 0.5};  // most seeds diverged: no normal core to speak of
+  const double core = (1.0 - r.outliers) * (r.sigma > 0.0 ? phi(-margin / r.sigma) : 0.0);
+  SideProbabilities p{core, core};
+  const double share = 1.0 / static_cast<double>(pilot.size());
+  for (double x : pilot) {
+    const double d = x - r.centre;
+    if (std::isfinite(d) && std::abs(d) <= RobustScale::kOutlierSigmas * r.sigma) continue;  // in the core
+    p.below += d < -margin ? share : 0.0;
+    p.above += d > margin ? share : 0.0;
   }
   return p;
+}
+
+double median_equivalence_assurance(const std::vector<SideProbabilities>& p, int n, double alpha_equiv) {
+  if (!(alpha_equiv > 0.0 && alpha_equiv < 0.5))
+    throw InputError("alpha_equiv", show(alpha_equiv), "must be in (0, 0.5)");
+  double a = 1.0;
+  for (const SideProbabilities& q : p) a *= median_interval_inside(n, 2.0 * alpha_equiv, q.below, q.above);
+  return a;
 }
 
 EquivalenceLimits median_equivalent(Checks& checks, const std::string& name, double margin,

@@ -63,17 +63,23 @@ EquivalenceLimits mc_equivalent(Checks& checks, const std::string& name, double 
 EquivalenceLimits median_equivalence_limits(const std::vector<std::vector<double>>& diffs, double alpha_refute,
                                             double alpha_equiv);
 
-/// A pilot's per-side probability that one seed's difference lies beyond ±margin if the
-/// claim is flat (centred at 0), from the pilot's robust_scale (base/median.hpp): the normal
-/// core's Φ(−margin/σ̂) for the share 1 − f of the seeds, plus f/2 for the share f of
-/// outliers (divergences, or further than 5σ̂), which each count as beyond the margin.
-/// pilot non-empty without NaN, margin > 0, else InputError.
-double flat_outside_probability(const std::vector<double>& pilot, double margin);
+/// The chances that one seed's difference lies below −margin and above +margin.
+struct SideProbabilities {
+  double below = 0;  ///< P(d < −margin)
+  double above = 0;  ///< P(d > +margin)
+};
+
+/// A pilot's SideProbabilities if the claim is flat (its median moved to 0), from its
+/// robust_scale (base/median.hpp): the normal core's Φ(−margin/σ̂) on each side for the share
+/// 1 − f of the seeds, and the share f of outliers (divergences, or further than 5σ̂) kept
+/// where the pilot put them — a normal law cannot carry them, a 5-seed pilot cannot model
+/// them. pilot non-empty without NaN, margin > 0, else InputError.
+SideProbabilities flat_outside_probability(const std::vector<double>& pilot, double margin);
 
 /// P(every (1 − 2·alpha_equiv) median interval from n seeds lies inside ±margin) when
-/// difference k falls beyond each side of the margin with probability p_side[k]
-/// (flat_outside_probability), independence over k assumed — a design quantity.
-double median_equivalence_assurance(const std::vector<double>& p_side, int n, double alpha_equiv);
+/// difference k falls beyond the margin with the chances p[k] (flat_outside_probability),
+/// independence over k assumed — a design quantity.
+double median_equivalence_assurance(const std::vector<SideProbabilities>& p, int n, double alpha_equiv);
 
 /// Records "|median d_k| ≤ margin for every k" as one bound check, as mc_equivalent does
 /// for means: pass iff the largest lower limit ≤ margin; evidence iff the largest upper
