@@ -74,8 +74,8 @@ void design(Study& st, double tuned_loss, int tuning_seeds) {
   st.margin_derived = std::isfinite(st.degradation) && st.degradation > 0;
   const double fallback = std::isfinite(st.degradation) && st.degradation != 0 ? std::abs(st.degradation) : tuned_loss;
   st.margin = kMarginRatio * (st.margin_derived ? st.degradation : fallback);
-  // Robust scales (base/median.hpp): a pilot seed that blows up is an outlier counted beyond
-  // the margin, not an infinite sd that would make every design hopeless.
+  // Robust scales (base/median.hpp): a pilot seed that blows up is an outlier kept where it
+  // fell, not an infinite sd that would make every design hopeless.
   for (std::size_t a = kBasin; a < kEtas.size(); ++a)
     for (std::size_t b = a + 1; b < kEtas.size(); ++b)
       st.pair_outside.push_back(flat_outside_probability(in_margins(paired_differences(P[a], P[b]), st.margin), 1.0));
