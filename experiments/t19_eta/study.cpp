@@ -89,8 +89,8 @@ void design(Study& st, double tuned_loss, int tuning_seeds) {
   st.p_flat = (1.0 - f) * (1.0 - exceed_probability(0.0, st.rise_sd, 1.0));
   st.p_monotone = (1.0 - f) * exceed_probability(1.0 / kMarginRatio, st.rise_sd, 1.0);
   for (double x : rise) {
+    if (!r.is_outlier(x)) continue;
     const double d = x - r.centre;
-    if (std::isfinite(d) && std::abs(d) <= RobustScale::kOutlierSigmas * r.sigma) continue;
     st.p_flat += d < 1.0 ? share : 0.0;
     st.p_monotone += d + 1.0 / kMarginRatio > 1.0 ? share : 0.0;
   }

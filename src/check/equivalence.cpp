@@ -97,8 +97,8 @@ SideProbabilities flat_outside_probability(const std::vector<double>& pilot, dou
   SideProbabilities p{core, core};
   const double share = 1.0 / static_cast<double>(pilot.size());
   for (double x : pilot) {
+    if (!r.is_outlier(x)) continue;  // in the core
     const double d = x - r.centre;
-    if (std::isfinite(d) && std::abs(d) <= RobustScale::kOutlierSigmas * r.sigma) continue;  // in the core
     p.below += d < -margin ? share : 0.0;
     p.above += d > margin ? share : 0.0;
   }

@@ -33,6 +33,11 @@ struct RobustScale {
   double sigma = 0;   ///< 1.4826 × the median absolute deviation (σ for normal values)
   double outliers = 0;  ///< share of values infinite or further than kOutlierSigmas·σ from the centre
   static constexpr double kOutlierSigmas = 5.0;  ///< beyond this a value is not from the normal core
+  /// x lies outside the normal core: infinite, or further than kOutlierSigmas·σ from the centre.
+  bool is_outlier(double x) const {
+    const double d = std::abs(x - centre);
+    return !std::isfinite(d) || d > kOutlierSigmas * sigma;
+  }
 };
 
 /// The RobustScale of values (non-empty, no NaN, else InputError). When the median or the
@@ -46,7 +51,7 @@ inline RobustScale robust_scale(const std::vector<double>& values) {
   r.sigma = 1.4826 * median_of(dev);  // 1 / Φ⁻¹(3/4): the MAD of N(0, σ²) is 0.6745 σ
   if (!std::isfinite(r.sigma)) return {r.centre, INFINITY, 1.0};
   int out = 0;
-  for (double d : dev) out += !std::isfinite(d) || d > RobustScale::kOutlierSigmas * r.sigma;
+  for (double x : values) out += r.is_outlier(x);
   r.outliers = out / static_cast<double>(values.size());
   return r;
 }
