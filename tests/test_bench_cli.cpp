@@ -97,3 +97,20 @@ TEST(BenchCli, W3HasASharedKeyRowBesideThePerPointPath) {
   EXPECT_GT(row["reference_trial_steps_per_s"].get<double>(), 0.0);
   EXPECT_GT(row["limit"]["fraction_of_limit"].get<double>(), 0.0);
 }
+
+// --vs-jax: JAX runs float32, so a double-only bench is refused before any work; where the
+// interpreter cannot import jax (CI), the float row says so and the bench still succeeds.
+// The agreement path itself ran on the GPU machine (results/device/bench_cuda.json).
+TEST(BenchCli, JaxReferenceRefusedInDoubleAndReportedMissing) {
+  auto r = run("bench --quick --workload W1 --precision double --vs-jax");
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("--precision = double is invalid"), std::string::npos) << r.out;
+  if (std::system("/usr/bin/python3 -c 'import jax' > /dev/null 2>&1") == 0)
+    GTEST_SKIP() << "/usr/bin/python3 imports jax: the missing path cannot be shown here";
+  r = run("bench --quick --workload W1 --precision float --threads 1 --vs-jax --json", false);
+  ASSERT_EQ(r.code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j["results"].size(), 1u);
+  EXPECT_NE(j["results"][0]["jax"]["missing"].get<std::string>().find("JAX is not importable"), std::string::npos);
+  EXPECT_FALSE(j["results"][0].contains("speedup_vs_jax"));
+}

@@ -1,11 +1,13 @@
 // akm bench — throughput of the workloads W1–W4 against the references measured in the
 // same run: the plain reference engine, the machine's FMA peak and normal-variate
-// throughput, and (--vs-numpy) a NumPy implementation vectorized over trials. W3s is the
+// throughput, (--vs-numpy) a NumPy implementation vectorized over trials, and (--vs-jax) a
+// JAX vmap + jit implementation at the full size (on a GPU where JAX has one). W3s is the
 // `phase --measure` kernel with keys shared across the grid, its reference the per-point keys.
 //
 // Everything is timed in one process run, so the ratios share the machine's load at that
 // moment: on a shared machine read the ratios, not the absolute rates.
 #include <chrono>
+#include <sys/wait.h>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -40,7 +42,7 @@ using json = nlohmann::json;
 struct BenchFlags {
   std::string workload = "all", precision = "both";
   Backend backend = Backend::cpu;  // cpu or cuda (parsed where the flag is read)
-  bool json_out = false, vs_numpy = false, quick = false, quiet = false;
+  bool json_out = false, vs_numpy = false, vs_jax = false, quick = false, quiet = false;
   int threads = 0;
   unsigned long long seed = 1;
   std::string python = "/usr/bin/python3";
@@ -129,9 +131,11 @@ json engine_stats(const ops::PhaseMap& w, const ops::Observations& o) {
   return j;
 }
 
-json run_numpy(const BenchFlags& f, const json& p) {
+// Runs tests/bench/<script> '<params JSON>' under --python and parses its one JSON line.
+// Exit 3 from the script means its library is missing (jax_ref.py): returned as {"missing": …}.
+json run_script(const BenchFlags& f, const std::string& script_name, const std::string& what, const json& p) {
   namespace fs = std::filesystem;
-  const fs::path script = fs::path(AKM_SOURCE_DIR) / "tests" / "bench" / "numpy_ref.py";
+  const fs::path script = fs::path(AKM_SOURCE_DIR) / "tests" / "bench" / script_name;
   const std::string cmd = f.python + " " + script.string() + " '" + p.dump() + "'";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   if (!pipe) throw std::runtime_error("cannot start " + f.python);
@@ -139,9 +143,13 @@ json run_numpy(const BenchFlags& f, const json& p) {
   char buf[4096];
   while (std::fgets(buf, sizeof buf, pipe.get())) out += buf;
   const int rc = pclose(pipe.release());
-  if (rc != 0 || out.empty())
-    throw std::runtime_error("NumPy reference failed (" + cmd + "); is python3-numpy installed?");
+  if (WIFEXITED(rc) && WEXITSTATUS(rc) == 3) return {{"missing", what + " is not importable by " + f.python}};
+  if (rc != 0 || out.empty()) throw std::runtime_error(what + " reference failed (" + cmd + ")");
   return json::parse(out);
+}
+
+json run_numpy(const BenchFlags& f, const json& p) {
+  return run_script(f, "numpy_ref.py", "NumPy (is python3-numpy installed?)", p);
 }
 
 // Agreement before the NumPy time counts: every statistic within z·√(se₁² + se₂²), z the
@@ -199,6 +207,9 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
     const double t_ref = seconds([&] { run(ref_w, f.seed, Backend::reference, ops::Exec{Precision::f64, threads}); });
     ref_tput = ref_w.trial_steps() / t_ref;
   }
+  // On the device a first call pays for the context, the module load and the first
+  // allocations: a small untimed call keeps them out of the timed one.
+  if (f.backend == Backend::cuda) engine_fn(ref_w, Precision::f32);
   json np;
   double np_tput = 0.0;
   if (f.vs_numpy) {
@@ -212,9 +223,16 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
     np.erase("stats");
     if (!np["agreement"]["agree"].template get<bool>()) failed = true;
   }
+  // JAX (float32) at the full size: compared with the float row, whose statistics it must match.
+  json jx;
+  if (f.vs_jax) {
+    json pj = params(full, f.seed);
+    jx = run_script(f, "jax_ref.py", "JAX", pj);
+  }
   for (Precision p : precisions(f)) {
     if (f.backend == Backend::cuda && p == Precision::f64) continue;  // the device path is float
-    const double t = seconds([&] { engine_fn(full, p); });
+    ops::Observations obs;
+    const double t = seconds([&] { obs = engine_fn(full, p); });
     const double tput = full.trial_steps() / t;
     json r = {{"workload", name}, {"backend", to_string(f.backend)}, {"precision", engine::to_string(p)},
               {"threads", threads}, {"trial_steps", full.trial_steps()}, {"seconds", t},
@@ -231,6 +249,18 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
       const bool ok = np["agreement"]["agree"].template get<bool>();
       if (ok) r["speedup_vs_numpy"] = tput / np_tput;
     }
+    if (f.vs_jax && p == Precision::f32) {
+      json j = jx;
+      if (!j.contains("missing")) {
+        const double jax_tput = j["trial_steps"].template get<double>() / j["seconds"].template get<double>();
+        j["agreement"] = agree(engine_stats(full, obs), j["stats"]);
+        j.erase("stats");
+        j["trial_steps_per_s"] = jax_tput;
+        if (j["agreement"]["agree"].template get<bool>()) r["speedup_vs_jax"] = tput / jax_tput;
+        else failed = true;
+      }
+      r["jax"] = j;
+    }
     out.push_back(r);
   }
   return out;
@@ -245,6 +275,13 @@ json bench_w4(const BenchFlags& f, const ops::Deployed& w, const std::map<Precis
   double t_ref = 0.0;
   if (f.backend == Backend::cpu) t_ref = seconds([&] { ref = ops::deployed(w, M0, D, X, Backend::reference); });
   const double ref_flops = w.flops(true) + w.flops(false);
+  if (f.backend == Backend::cuda) {  // untimed warm-up: context, cuBLAS handle, first allocations
+    ops::Deployed small = w;
+    small.m = small.n = small.batch = 64;
+    Mat m0, d, x;
+    ops::deployed_data(small, f.seed, m0, d, x);
+    ops::deployed(small, m0, d, x, f.backend, ops::Exec{Precision::f32, threads});
+  }
   for (Precision p : precisions(f)) {
     if (f.backend == Backend::cuda && p == Precision::f64) continue;
     ops::DeployedResult r;
@@ -317,8 +354,10 @@ int cmd_bench(const BenchFlags& f) {
     if (f.precision == "double")
       throw InputError("--precision", "double", "float on --backend cuda (the device path is float)");
   }
-  if (f.vs_numpy && !std::filesystem::exists(f.python))
+  if ((f.vs_numpy || f.vs_jax) && !std::filesystem::exists(f.python))
     throw InputError("--python", f.python, "an existing interpreter with numpy (apt python3-numpy)");
+  if (f.vs_jax && f.precision == "double")
+    throw InputError("--precision", "double", "float or both with --vs-jax (JAX runs float32)");
   const int threads = resolve_threads(f.threads);
   const Sizes s = make_sizes(f.quick);
   // "[i/N] stage · elapsed · ETA" on a terminal (stderr): the machine limits, then each workload.
@@ -442,8 +481,8 @@ int cmd_bench(const BenchFlags& f) {
                                  x["documented_gflops_per_core"].get<double>(), x["core"].get<std::string>(),
                                  x["formula"].get<std::string>());
     }
-    std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9} {:>9} {:>8} {:>17} {:>9}\n", "wl", "prec",
-                             "trial-steps/s", "GFLOP/s", "×ref", "×NumPy", "limit (binding)",
+    std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9} {:>9} {:>8} {:>8} {:>17} {:>9}\n", "wl", "prec",
+                             "trial-steps/s", "GFLOP/s", "×ref", "×NumPy", "×JAX", "limit (binding)",
                              "% limit");
     std::vector<std::string> ceiling_wrong;
     for (auto& r : rows) {
@@ -461,12 +500,16 @@ int cmd_bench(const BenchFlags& f) {
             "run; no fraction is printed", r["workload"].get<std::string>(),
             r["precision"].get<std::string>(), fr, lim));
       }
-      std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9.2f} {:>9} {:>8} {:>17} {:>9}\n",
+      std::cout << fmt::format("{:<4} {:<7} {:>14} {:>9.2f} {:>9} {:>8} {:>8} {:>17} {:>9}\n",
                                r["workload"].get<std::string>(), r["precision"].get<std::string>(),
                                tps, r["gflops"].get<double>(), ratio(r, "speedup_vs_reference"),
-                               ratio(r, "speedup_vs_numpy"), lim, frac);
+                               ratio(r, "speedup_vs_numpy"), ratio(r, "speedup_vs_jax"), lim, frac);
       if (r.contains("numpy") && !r["numpy"]["agreement"]["agree"].get<bool>())
         std::cout << "     NumPy statistics disagree with the engine: its time is not counted\n";
+      if (r.contains("jax") && r["jax"].contains("missing"))
+        std::cout << "     JAX not timed: " << r["jax"]["missing"].get<std::string>() << "\n";
+      else if (r.contains("jax") && !r["jax"]["agreement"]["agree"].get<bool>())
+        std::cout << "     JAX statistics disagree with the engine: its time is not counted\n";
     }
     for (const auto& w : ceiling_wrong) std::cout << "note: " << w << "\n";
   }
@@ -483,9 +526,10 @@ const RegisterCommand bench_cmd(70, "bench", [](CLI::App& app) -> Action {
   b->add_option("--precision", f->precision, "double | float | both")->capture_default_str();
   b->add_option("--threads", f->threads, "worker threads (0: all)")->capture_default_str();
   b->add_option("--seed", f->seed, "seed")->capture_default_str();
-  b->add_option("--python", f->python, "interpreter for --vs-numpy")->capture_default_str();
   b->add_flag("--json", f->json_out, "JSON output");
   b->add_flag("--vs-numpy", f->vs_numpy, "also time the NumPy reference (W1–W3)");
+  b->add_flag("--vs-jax", f->vs_jax, "also time a JAX vmap + jit version at the full size (W1–W3, float; --python must import jax)");
+  b->add_option("--python", f->python, "interpreter for --vs-numpy and --vs-jax")->capture_default_str();
   b->add_flag("--quick", f->quick, "small sizes (seconds, for CI)");
   b->add_flag("--quiet", f->quiet, "no progress lines (drawn on stderr only when it is a terminal)");
   return [f] { return cmd_bench(*f); };
