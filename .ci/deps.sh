@@ -16,7 +16,8 @@ pkgs=(build-essential cmake git pkg-config
       libjs-katex                   # the report's math, rendered offline (copied into results/katex)
       doxygen                       # the API reference (target docs, ctest docs_api)
       libtomlplusplus-dev           # the claim ledger, experiments/ledger.toml (src/check/ledger.cpp)
-      libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
+      libopenmpi-dev openmpi-bin    # -DAKM_MPI=AUTO, tests/mpi_exact.sh
+      libopenblas0-serial libblis4-serial)  # W4's host GEMMs beside Eigen's (dlopen, src/sim/ops/deployed/cblas.cpp)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <string>
+#include <utility>
 
 #include "akm/sim/ops/deployed.hpp"
 #include "support.hpp"
@@ -50,4 +52,49 @@ TEST(Deployed, CudaMatchesCpuAndEmulationBothOrders) {
     EXPECT_LE((gpu.gram - other->gram).norm() / s, kC * w.batch * kEps32);
     EXPECT_LE((gpu.through_n - other->through_n).norm() / s, kC * w.batch * kEps32);
   }
+}
+
+// The cpu path on each host GEMM (Eigen, and OpenBLAS and BLIS where their libraries load —
+// .ci/deps.sh installs both): within the GEMM bound of the reference in both precisions and
+// both orders, and bit for bit the same on 1, 2 and 3 threads (fixed row blocks, each one
+// single-threaded library call).
+TEST(Deployed, EveryHostGemmMatchesReferenceAndIgnoresThreads) {
+  const auto [w, M0, D, X] = deployed_case(40, 72, 300, 5);
+  const auto ref = ops::deployed(w, M0, D, X, Backend::reference);
+  const double scale = ref.gram.norm();
+  int ran = 0;
+  for (auto g : {ops::HostGemm::eigen, ops::HostGemm::openblas, ops::HostGemm::blis}) {
+    std::string why;
+    if (!ops::host_gemm_available(g, &why)) {
+      ADD_FAILURE() << ops::to_string(g) << " is not available (.ci/deps.sh installs it): " << why;
+      continue;
+    }
+    ++ran;
+    for (auto [p, eps] : {std::pair{Precision::f64, kEps64}, std::pair{Precision::f32, kEps32}}) {
+      const auto one = ops::deployed(w, M0, D, X, Backend::cpu, {p, 1}, g);
+      EXPECT_LE((one.gram - ref.gram).norm() / scale, kC * w.batch * eps) << ops::to_string(g);
+      EXPECT_LE((one.through_n - ref.through_n).norm() / scale, kC * w.batch * eps) << ops::to_string(g);
+      for (int threads : {2, 3}) {
+        const auto more = ops::deployed(w, M0, D, X, Backend::cpu, {p, threads}, g);
+        EXPECT_TRUE(more.gram == one.gram) << ops::to_string(g) << " on " << threads << " threads";
+        EXPECT_TRUE(more.through_n == one.through_n) << ops::to_string(g) << " on " << threads << " threads";
+      }
+    }
+  }
+  EXPECT_EQ(ran, 3);
+}
+
+// automatic runs the build's choice; the per-call rate is measured and positive; bad sizes refused.
+TEST(Deployed, HostGemmDefaultAndRate) {
+  const auto [w, M0, D, X] = deployed_case(24, 40, 64, 2);
+  const auto a = ops::deployed(w, M0, D, X, Backend::cpu, {Precision::f64, 2}, ops::HostGemm::automatic);
+  const auto d = ops::deployed(w, M0, D, X, Backend::cpu, {Precision::f64, 2}, ops::host_gemm_default());
+  EXPECT_TRUE(a.gram == d.gram);
+  EXPECT_NE(ops::host_gemm_default(), ops::HostGemm::automatic);
+  EXPECT_EQ(ops::to_string(ops::HostGemm::blis), "blis");
+  for (auto g : {ops::HostGemm::eigen, ops::HostGemm::openblas, ops::HostGemm::blis})
+    if (ops::host_gemm_available(g)) {
+      EXPECT_GT(ops::host_gemm_gflops(g, Precision::f32, 16, 16, 64, 1), 0.0);
+    }
+  EXPECT_THROW(ops::host_gemm_gflops(ops::HostGemm::eigen, Precision::f64, 0, 16, 16), std::invalid_argument);
 }

@@ -9,7 +9,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "akm/base/thread_pool.hpp"
+#include "blocks.hpp"
 
 namespace akm::ops::detail {
 namespace {
@@ -18,15 +18,6 @@ template <class T>
 using MatT = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic>;
 template <class T>
 using CMap = Eigen::Map<const MatT<T>>;
-
-// Fixed work split (independent of the thread count, so the numbers are too).
-constexpr int kBlocks = 8;
-
-// Blocks go to the shared pool (akm/base/thread_pool.hpp); each writes its own columns or rows.
-template <class Fn>
-void parallel_blocks(int threads, Fn&& fn) {
-  parallel_for(0, kBlocks, std::max(1, threads), [&](std::size_t b) { fn(int(b)); });
-}
 
 }  // namespace
 
@@ -59,6 +50,13 @@ void deployed_cpu(int m, int n, int N, const T* M0, const T* Delta, const T* Xha
   });
 }
 
+template <class T>
+void gemm_tn_eigen(int m, int n, int k, const T* A, const T* B, T* C) {
+  Eigen::Map<MatT<T>>(C, m, n).noalias() = CMap<T>(A, k, m).transpose() * CMap<T>(B, k, n);
+}
+
+template void gemm_tn_eigen<double>(int, int, int, const double*, const double*, double*);
+template void gemm_tn_eigen<float>(int, int, int, const float*, const float*, float*);
 template void deployed_cpu<double>(int, int, int, const double*, const double*, const double*,
                                    double, double, bool, double*, int);
 template void deployed_cpu<float>(int, int, int, const float*, const float*, const float*, float,
