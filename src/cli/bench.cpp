@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -171,6 +172,7 @@ json agree(const json& a, const json& b) {
 struct Limits {
   double fma = 0, normals = 0;
   double fma_one_core = 0;  ///< one thread's FMA rate (the ceiling of one block's GEMM call)
+  double l2 = 0;  ///< L2 bandwidth, bytes/s over all threads (an L2-resident triad)
 };
 
 struct Row {
@@ -183,15 +185,27 @@ std::vector<Precision> precisions(const BenchFlags& f) {
   return {Precision::f64, Precision::f32};
 }
 
-// Binding limit of a trial-step workload: the normals it needs at the measured normal rate,
-// or its flops at the measured FMA peak, whichever allows fewer trial-steps per second.
-json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, const Limits& L) {
+// Binding limit of a trial-step workload. One thread draws a trial-step's normals and then does
+// its arithmetic, and the generator's transforms (log, sincos) run on the same FMA units, so
+// those two add: normals at the measured normal rate plus flops at the measured FMA peak. Moving
+// a per-trial state too large for L1 through L2 (state_bytes: read and write per trial-step; 0
+// when it fits) overlaps with the arithmetic, so a trial-step takes at least the longer of the
+// two. The limit is the inverse of that time (a model: a measurement above it says more
+// overlaps than assumed, and the table then says the ceiling is wrong); it is named by what
+// binds — L2 traffic, or the normals and the flops (a part under 10% of their sum is not named).
+json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, double state_bytes_per_ts,
+                    const Limits& L) {
   // fraction_of_limit > 1 is kept in the JSON (it is the measurement) but flagged: the
   // table refuses to print it as a percentage.
-  const double by_normals = L.normals / normals_per_ts, by_flops = L.fma / flops_per_ts;
-  const bool normals_bind = by_normals < by_flops;
-  const double lim = normals_bind ? by_normals : by_flops;
-  return {{"binding", normals_bind ? "normal variates" : "FMA peak"},
+  const double t_n = normals_per_ts / L.normals, t_f = flops_per_ts / L.fma,
+               t_m = L.l2 > 0 ? state_bytes_per_ts / L.l2 : 0.0;
+  const double t_c = t_n + t_f, lim = 1.0 / std::max(t_c, t_m), share = t_n / t_c;
+  const std::string binding = t_m > t_c       ? "L2 traffic"
+                              : share >= 0.9  ? "normal variates"
+                              : share <= 0.1  ? "FMA peak"
+                                              : "normals + FMA";
+  return {{"binding", binding},
+          {"seconds_per_trial_step", {{"normals", t_n}, {"flops", t_f}, {"l2_traffic", t_m}}},
           {"limit_trial_steps_per_s", lim},
           {"fraction_of_limit", tput / lim}};
 }
@@ -199,7 +213,7 @@ json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, con
 // `run(op, seed, backend, exec)` is the op's entry point (akm/sim/ops/<op>.hpp).
 template <class W, class Run>
 json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const W& ref_w,
-              const W& np_w, double normals_per_ts, Run run,
+              const W& np_w, double normals_per_ts, double state_words, Run run,
               const std::map<Precision, Limits>& limits, int threads, bool& failed) {
   json out = json::array();
   double ref_tput = 0.0;
@@ -242,7 +256,12 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
     if (f.backend == Backend::cpu) {
       r["reference_trial_steps_per_s"] = ref_tput;
       r["speedup_vs_reference"] = tput / ref_tput;
-      r["limit"] = limit_fraction(tput, normals_per_ts, full.flops_per_trial_step(), limits.at(p));
+      // The per-trial state (state_words numbers) is read and written once per trial-step
+      // when it does not fit in L1 (the op's cpu path streams it once per step).
+      const double bytes = state_words * (p == Precision::f64 ? 8.0 : 4.0);
+      const double l1 = double(engine::l1d_bytes());
+      r["limit"] = limit_fraction(tput, normals_per_ts, full.flops_per_trial_step(),
+                                  l1 > 0 && bytes > l1 ? 2.0 * bytes : 0.0, limits.at(p));
     }
     if (f.vs_numpy) {
       r["numpy"] = np;
@@ -358,6 +377,19 @@ json bench_phase_keys(const BenchFlags& f, int threads, const Limits& lim) {
   return json::array({r});
 }
 
+// /proc/cpuinfo's "model name" (what the machine calls its processor), or "unknown".
+std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      std::string v = line.substr(line.find(':') + 1);
+      v.erase(0, v.find_first_not_of(" \t"));
+      return v;
+    }
+  return "unknown";
+}
+
 std::string ratio(const json& r, const char* key) {
   return r.contains(key) ? fmt::format("{:.1f}×", r[key].get<double>()) : std::string("—");
 }
@@ -387,7 +419,7 @@ int cmd_bench(const BenchFlags& f) {
   progress.begin(stage++, "limits", "clock, FMA peak, normal-variate rate, triad");
 
   std::map<Precision, Limits> limits;
-  json machine = {{"threads", threads}, {"simd_bits", 8 * engine::simd_bytes()}};
+  json machine = {{"threads", threads}, {"simd_bits", 8 * engine::simd_bytes()}, {"cpu_model", cpu_model_name()}};
   const double dt = f.quick ? 0.2 : 0.5;
   // The clock is printed and used only when its cross-checks agree (akm/sim/engine/limits.hpp).
   const engine::ClockReading reading = engine::read_clock(dt);
@@ -413,7 +445,7 @@ int cmd_bench(const BenchFlags& f) {
       machine["normals_per_s_" + ps + "_" + engine::to_string(k)] = r;
       if (r > normals) normals = r, fastest = engine::to_string(k);
     }
-    limits[p] = {engine::fma_peak(p, threads, dt), normals, 0.0};
+    limits[p] = {engine::fma_peak(p, threads, dt), normals, 0.0, 0.0};
     machine["fma_peak_gflops_" + ps] = limits[p].fma / 1e9;
     machine["normals_per_s_" + ps] = limits[p].normals;
     machine["normals_fastest_kernel_" + ps] = fastest;
@@ -446,6 +478,12 @@ int cmd_bench(const BenchFlags& f) {
   // Memory ceiling: a STREAM triad over 3 × 2^24 doubles (384 MiB; 3 × 2^22 in --quick), far
   // beyond any cache, for workloads that stream memory.
   machine["triad_gbs"] = engine::triad_bandwidth(threads, dt, f.quick ? std::size_t(1) << 22 : std::size_t(1) << 24) / 1e9;
+  // L2: a triad of 3 × 16384 doubles (384 KiB) per thread, past any L1 and within any L2 of
+  // the cores akm runs on (≥ 512 KiB per core).
+  const double l2 = engine::triad_bandwidth(threads, dt, std::size_t(threads) * 16384);
+  machine["l2_triad_gbs"] = l2 / 1e9;
+  machine["l1d_bytes"] = engine::l1d_bytes();
+  for (auto& [p, lim] : limits) lim.l2 = l2;
   if (f.backend == Backend::cuda) {
     machine["device"] = cuda::device_name();
     machine["device_fp32_peak_gflops"] = cuda::device_fp32_peak() / 1e9;
@@ -459,15 +497,17 @@ int cmd_bench(const BenchFlags& f) {
   const bool gpu = f.backend == Backend::cuda;
   if (all || f.workload == "W1") {
     progress.begin(stage++, "W1", "transport v ← v(βI − ηx̂x̂ᵀ)");
-    add(bench_mc(f, "W1", s.w1, s.w1_ref, s.w1_np, s.w1.n, ops::transport, limits, threads, failed));
+    add(bench_mc(f, "W1", s.w1, s.w1_ref, s.w1_np, s.w1.n, 0.0, ops::transport, limits, threads, failed));
   }
   if (all || f.workload == "W2") {
     progress.begin(stage++, "W2", "AK-SGD vs SGD-EMA least squares");
-    add(bench_mc(f, "W2", s.w2, s.w2_ref, s.w2_np, s.w2.n + s.w2.m, ops::ak_sgd_ema, limits, threads, failed));
+    // State: E and M of both optimizers, 4·m·n numbers.
+    add(bench_mc(f, "W2", s.w2, s.w2_ref, s.w2_np, s.w2.n + s.w2.m, 4.0 * s.w2.m * s.w2.n, ops::ak_sgd_ema, limits,
+                 threads, failed));
   }
   if (all || f.workload == "W3") {
     progress.begin(stage++, "W3", "stability grid over (η, β)");
-    add(bench_mc(f, "W3", s.w3, s.w3_ref, s.w3_np, s.w3.n, ops::phase_map, limits, threads, failed));
+    add(bench_mc(f, "W3", s.w3, s.w3_ref, s.w3_np, s.w3.n, 0.0, ops::phase_map, limits, threads, failed));
     // The phase-map kernel with keys shared across the grid, beside its per-point path.
     if (!gpu && f.precision != "float") add(bench_phase_keys(f, threads, limits[Precision::f64]));
   }
@@ -479,14 +519,16 @@ int cmd_bench(const BenchFlags& f) {
   if (f.json_out) {
     std::cout << json{{"machine", machine}, {"quick", f.quick}, {"results", rows}}.dump(2) << "\n";
   } else {
-    std::cout << fmt::format("machine: {} threads, {}-bit SIMD, {}; FMA peak {:.1f} GFLOP/s (double) "
-                             "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float); triad {:.1f} GB/s\n",
-                             threads, 8 * engine::simd_bytes(),
+    std::cout << fmt::format("machine: {}; {} threads, {}-bit SIMD, {}; FMA peak {:.1f} GFLOP/s (double) "
+                             "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float); triad {:.1f} GB/s "
+                             "(memory), {:.1f} GB/s (L2)\n",
+                             machine["cpu_model"].get<std::string>(), threads, 8 * engine::simd_bytes(),
                              reading.consistent ? fmt::format("{:.2f} GHz", clock / 1e9)
                                                 : "clock not established (" + reading.why + ")",
                              limits[Precision::f64].fma / 1e9,
                              limits[Precision::f32].fma / 1e9, limits[Precision::f64].normals / 1e6,
-                             limits[Precision::f32].normals / 1e6, machine["triad_gbs"].get<double>());
+                             limits[Precision::f32].normals / 1e6, machine["triad_gbs"].get<double>(),
+                             machine["l2_triad_gbs"].get<double>());
     for (const char* ps : {"double", "float"}) {
       std::string rates;
       for (const char* k : {"libmvec", "sleef"})
@@ -502,7 +544,7 @@ int cmd_bench(const BenchFlags& f) {
         std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, not cross-checked: {}\n", ps,
                                  x["one_core_gflops"].get<double>(), x["why_not_cross_checked"].get<std::string>());
       else if (x["documented_contradicted"].get<bool>())
-        std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, {:.2f}× the documented {:.1f} for a {} "
+        std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, {:.2f}× the documented {:.1f} of the {} row "
                                  "({}): more than the hardware of that row allows, so this core is not that row's "
                                  "(a virtual machine may report another model); the measured rate is the ceiling\n", ps,
                                  x["one_core_gflops"].get<double>(), x["measured_over_documented"].get<double>(),

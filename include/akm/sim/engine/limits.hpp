@@ -61,7 +61,12 @@ struct DocumentedFma {
 DocumentedFma documented_fma(Precision p);
 
 /// Bytes/s of the STREAM triad a = b + s·c over three arrays of n doubles, each worker
-/// streaming its own contiguous slice (24 bytes per element, STREAM's count).
+/// streaming its own contiguous slice (24 bytes per element, STREAM's count). With n far
+/// beyond the caches it is the memory bandwidth; with each worker's 24·n/threads bytes past L1
+/// and within L2, the L2 bandwidth (a small slice is repeated inside each worker).
 double triad_bandwidth(int threads, double seconds, std::size_t n);
+
+/// The L1 data cache of one core in bytes (sysconf), 0 when unknown.
+std::size_t l1d_bytes();
 
 }  // namespace akm::engine
