@@ -16,8 +16,11 @@ pkgs=(build-essential cmake git pkg-config
       libjs-katex                   # the report's math, rendered offline (copied into results/katex)
       doxygen                       # the API reference (target docs, ctest docs_api)
       libtomlplusplus-dev           # the claim ledger, experiments/ledger.toml (src/check/ledger.cpp)
-      libopenmpi-dev openmpi-bin    # -DAKM_MPI=AUTO, tests/mpi_exact.sh
-      libopenblas0-serial libblis4-serial)  # W4's host GEMMs beside Eigen's (dlopen, src/sim/ops/deployed/cblas.cpp)
+      libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
+# Not installed here: libopenblas0-serial and libblis4-serial, which `akm bench` times W4 on when
+# they are present (docs/performance.md). Installing either makes it the system's default BLAS
+# (update-alternatives), under NumPy and PyTorch too, and tests/python/test_torch_agreement.py's
+# batched AK-AdamW bound holds only when PyTorch sums its products in Eigen's order (netlib's).
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

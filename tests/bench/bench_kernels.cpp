@@ -1,8 +1,9 @@
 // Google Benchmark of the engine's kernels: the batched normal generator against akm::Stream,
 // one transport/ak_sgd_ema/phase_map (W1/W2/W3) batch in double and float against the plain
 // references, and the
-// phase-map kernel with per-point and shared keys; the ceilings `akm bench` divides by (FMA
-// loop, one core; STREAM triad).
+// phase-map kernel with per-point and shared keys; W4 (the deployed rule) on each host GEMM
+// that loads and one block's product as one call; the ceilings `akm bench` divides by (FMA
+// loop, one core; STREAM triad in memory and in L2).
 // Build target `akm_bench_kernels` (when libbenchmark-dev is installed); run
 // build/tests/bench/akm_bench_kernels. Items/s = normals (generator) or trial-steps.
 #include <benchmark/benchmark.h>
@@ -16,6 +17,7 @@
 #include "akm/sim/engine/limits.hpp"
 #include "akm/random/random.hpp"
 #include "akm/sim/ops/ak_sgd_ema.hpp"
+#include "akm/sim/ops/deployed.hpp"
 #include "akm/sim/ops/phase_map.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
 #include "akm/sim/ops/transport.hpp"
@@ -139,6 +141,38 @@ static void BM_Triad(benchmark::State& st) {
   st.counters["GB/s"] = r / 1e9;
 }
 BENCHMARK(BM_Triad)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// The L2-resident triad (384 KiB per thread) that bounds W2's state traffic.
+static void BM_TriadL2(benchmark::State& st) {
+  double r = 0;
+  for (auto _ : st) r = engine::triad_bandwidth(1, 0.1, 16384);
+  st.counters["GB/s"] = r / 1e9;
+}
+BENCHMARK(BM_TriadL2)->Iterations(3)->Unit(benchmark::kMillisecond);
+
+// W4 on host GEMM g (0 eigen, 1 openblas, 2 blis; skipped when its library does not load),
+// m = n = 256, N = 1024, double (range 1 = 0) or float; and one 32×256×1024 block product
+// on one thread (what bench calls the per-call ceiling).
+static void BM_W4HostGemm(benchmark::State& st) {
+  const ops::HostGemm g = st.range(0) == 0 ? ops::HostGemm::eigen
+                          : st.range(0) == 1 ? ops::HostGemm::openblas : ops::HostGemm::blis;
+  const Precision p = st.range(1) ? Precision::f32 : Precision::f64;
+  if (!ops::host_gemm_available(g)) {
+    st.SkipWithError((ops::to_string(g) + " does not load").c_str());
+    return;
+  }
+  ops::Deployed w;
+  w.m = w.n = 256;
+  w.batch = 1024;
+  Mat M0, D, X;
+  ops::deployed_data(w, 1, M0, D, X);
+  for (auto _ : st) benchmark::DoNotOptimize(ops::deployed(w, M0, D, X, Backend::cpu, {p, 0}, g));
+  st.counters["GFLOP/s"] = benchmark::Counter((w.flops(true) + w.flops(false)) * double(st.iterations()) / 1e9,
+                                              benchmark::Counter::kIsRate);
+  st.counters["one_call_GFLOP/s"] = ops::host_gemm_gflops(g, p, 32, 256, 1024);
+  st.SetLabel(ops::to_string(g) + (p == Precision::f64 ? " double" : " float"));
+}
+BENCHMARK(BM_W4HostGemm)->ArgsProduct({{0, 1, 2}, {0, 1}})->Unit(benchmark::kMillisecond);
 
 // Statistical quality at 10⁸ draws, per kernel and precision: the first four
 // moments as z-scores against N(0,1) (mean, variance, skewness, excess kurtosis, with their

@@ -32,7 +32,8 @@ def table(j):
            f"{clock}; FMA peak {m['fma_peak_gflops_double']:.0f} GFLOP/s (double) and "
            f"{m['fma_peak_gflops_float']:.0f} (float); normal variates {m['normals_per_s_double'] / 1e6:.0f} M/s "
            f"(double, {m['normals_fastest_kernel_double']}) and {m['normals_per_s_float'] / 1e6:.0f} M/s "
-           f"(float, {m['normals_fastest_kernel_float']}); triad {m['triad_gbs']:.1f} GB/s. One `akm bench "
+           f"(float, {m['normals_fastest_kernel_float']}); triad {m['triad_gbs']:.1f} GB/s (memory)"
+           + (f", {m['l2_triad_gbs']:.0f} GB/s (L2)" if "l2_triad_gbs" in m else "") + ". One `akm bench "
            f"--vs-numpy{' --quick' if j.get('quick') else ''}` run.", ""]
     for p in ("double", "float"):
         x = m[f"fma_cross_check_{p}"]

@@ -34,7 +34,7 @@ struct DeployedResult {
 
 /// The GEMM under the cpu backend: Eigen's own kernels (compiled for the native ISA), or a
 /// tuned BLAS loaded at run time through its CBLAS interface (Debian's libopenblas0-serial,
-/// libblis4-serial; .ci/deps.sh installs both). Either way the rows of M go in the same fixed
+/// libblis4-serial; optional, see .ci/deps.sh). Either way the rows of M go in the same fixed
 /// blocks to akm's threads, each block one single-threaded call, so the numbers do not depend
 /// on the thread count; they do depend on the library (its summation order).
 enum class HostGemm {
