@@ -32,8 +32,11 @@ struct Library {
   std::string why;  ///< empty when loaded
 };
 
-// `one_thread` sets the library's own threads to 1 (a serial build ignores it): openblas takes
-// an int, BLIS a dim_t (64-bit).
+// Loads `soname` and its CBLAS GEMMs, and sets the library's own threads to 1 through
+// `set_threads` (a serial build has none to set): OpenBLAS takes an int, BLIS (dim_t_arg) a
+// 64-bit dim_t. akm's threads call it concurrently, one block each: Debian's serial builds are
+// built for that (OpenBLAS with USE_LOCKING), and the thread-count test of
+// tests/ops/test_deployed.cpp holds 1, 2 and 3 threads to the same bits.
 Library load(const char* soname, const char* set_threads, bool dim_t_arg) {
   Library lib;
   void* h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
