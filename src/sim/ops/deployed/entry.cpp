@@ -11,6 +11,12 @@
 #include "../../cuda/host.hpp"
 #include "backends.hpp"
 
+// The build's host GEMM (CMake AKM_HOST_GEMM sets it on this file); a build that compiles the
+// library's sources itself (tests/fuzz) leaves it to automatic.
+#ifndef AKM_HOST_GEMM
+#define AKM_HOST_GEMM "auto"
+#endif
+
 namespace akm::ops {
 namespace {
 
