@@ -1,5 +1,6 @@
 // Results are data first: CSVs round-trip, figures re-render from their folder, folders
 // appear atomically, and the report marks a failing experiment as failing.
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -8,11 +9,13 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "akm/base/errors.hpp"
+#include "akm/report/katex.hpp"
 #include "akm/report/notebook.hpp"
 #include "akm/report/report.hpp"
 
@@ -383,4 +386,43 @@ TEST_F(ReportTest, WriteReportAllPass) {
   const auto summary = nlohmann::json::parse(slurp(root_ / "summary.json"));
   EXPECT_TRUE(summary["pass"].get<bool>());
   EXPECT_EQ(slurp(root_ / "index.html").find("FAIL"), std::string::npos);
+}
+
+// Reports written into one folder by several processes at once (ctest runs the quick tests in
+// parallel, each `akm run` writing the shared index and katex/): every copy succeeds, the
+// folder ends whole, and no staging folder is left. Four processes, 25 copies each.
+TEST_F(ReportTest, KatexCopiesFromParallelProcessesAllSucceed) {
+  const fs::path kx = root_.parent_path() / (root_.filename().string() + "-katex");
+  fs::create_directories(kx / "contrib");
+  fs::create_directories(kx / "fonts");
+  for (const char* f : {"katex.min.js", "katex.min.css", "contrib/auto-render.js", "fonts/KaTeX_Main-Regular.woff2"})
+    spit(kx / f, "/* test fixture standing in for a KaTeX file */");
+  setenv("AKM_KATEX_DIR", kx.c_str(), 1);
+  fs::create_directories(root_);
+  std::vector<pid_t> kids;
+  for (int k = 0; k < 4; ++k) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      int code = 0;
+      try {
+        for (int i = 0; i < 25; ++i)
+          if (!akm::copy_katex(root_)) code = 2;
+      } catch (...) {
+        code = 1;
+      }
+      _exit(code);
+    }
+    kids.push_back(pid);
+  }
+  for (pid_t pid : kids) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "a copy failed (status " << status << ")";
+  }
+  unsetenv("AKM_KATEX_DIR");
+  EXPECT_TRUE(fs::is_regular_file(root_ / "katex" / "katex.min.js"));
+  EXPECT_TRUE(fs::is_regular_file(root_ / "katex" / "fonts" / "KaTeX_Main-Regular.woff2"));
+  EXPECT_FALSE(has_hidden_entry(root_, ".katex.tmp-"));
+  fs::remove_all(kx);
 }

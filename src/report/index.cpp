@@ -268,7 +268,7 @@ void write_report(const fs::path& root, const fs::path& notebooks) {
   for (const auto& entry : fs::directory_iterator(root, ec)) {
     const std::string name = entry.path().filename().string();
     if (left_by_dead_process(name, "summary.json.tmp-") || left_by_dead_process(name, "index.html.tmp-") ||
-        left_by_dead_process(name, ".katex.tmp-"))
+        left_by_dead_process(name, ".katex.tmp-") || left_by_dead_process(name, ".katex.old-"))
       fs::remove_all(entry.path(), ec);
   }
   auto exps = load_experiments(root);

@@ -34,9 +34,22 @@ bool copy_katex(const fs::path& root) {
   // woff2 only: every browser that runs KaTeX reads it, and the CSS lists it first.
   for (const auto& e : fs::directory_iterator(src / "fonts", ec))
     if (e.path().extension() == ".woff2") copy(e.path(), stage / "fonts" / e.path().filename());
-  const fs::path dest = root / "katex";
-  fs::remove_all(dest, ec);
-  fs::rename(stage, dest);
+  // Several processes may write reports into one folder at once (ctest runs the quick tests in
+  // parallel, each `akm run` writing the shared index and katex/). Each moves the installed
+  // copy aside under its own name (an atomic rename: nobody else removes it), then renames its
+  // stage in. If that rename fails while katex/ exists, another process installed its copy in
+  // between — the same files from the same source, whole, since it too arrived by one rename —
+  // and ours is dropped.
+  const fs::path dest = root / "katex", aside = root / (".katex.old-" + std::to_string(::getpid()));
+  fs::remove_all(aside, ec);
+  fs::rename(dest, aside, ec);  // fails harmlessly when there is none
+  std::error_code rc;
+  fs::rename(stage, dest, rc);
+  if (rc) {
+    if (!fs::is_directory(dest, ec)) throw fs::filesystem_error("cannot install the KaTeX assets", stage, dest, rc);
+    fs::remove_all(stage, ec);
+  }
+  fs::remove_all(aside, ec);
   return true;
 }
 
