@@ -84,6 +84,16 @@ akm::Figure decay_figure() {
   return f;
 }
 
+// A folder standing in for Debian's KaTeX install (the files copy_katex copies), beside root.
+fs::path katex_fixture(const fs::path& root) {
+  const fs::path kx = root.parent_path() / (root.filename().string() + "-katex");
+  fs::create_directories(kx / "contrib");
+  fs::create_directories(kx / "fonts");
+  for (const char* f : {"katex.min.js", "katex.min.css", "contrib/auto-render.js", "fonts/KaTeX_Main-Regular.woff2"})
+    spit(kx / f, "/* test fixture standing in for a KaTeX file */");
+  return kx;
+}
+
 }  // namespace
 
 TEST(CsvTable, AddRejectsWrongWidth) {
@@ -357,11 +367,7 @@ TEST_F(ReportTest, ClaimPagesRenderStatementsWithKatexOrSayTheyCannot) {
                  {"evidence_checks", 2}};
   fs::create_directories(root_ / "T5");
   spit(root_ / "T5" / "summary.json", s.dump(2));
-  const fs::path kx = root_.parent_path() / (root_.filename().string() + "-katex");
-  fs::create_directories(kx / "contrib");
-  fs::create_directories(kx / "fonts");
-  for (const char* f : {"katex.min.js", "katex.min.css", "contrib/auto-render.js", "fonts/KaTeX_Main-Regular.woff2"})
-    spit(kx / f, "/* test fixture standing in for a KaTeX file */");
+  const fs::path kx = katex_fixture(root_);
   setenv("AKM_KATEX_DIR", kx.c_str(), 1);
   akm::write_report(root_);
   std::string page = slurp(root_ / "T5" / "index.html");
@@ -392,11 +398,7 @@ TEST_F(ReportTest, WriteReportAllPass) {
 // parallel, each `akm run` writing the shared index and katex/): every copy succeeds, the
 // folder ends whole, and no staging folder is left. Four processes, 25 copies each.
 TEST_F(ReportTest, KatexCopiesFromParallelProcessesAllSucceed) {
-  const fs::path kx = root_.parent_path() / (root_.filename().string() + "-katex");
-  fs::create_directories(kx / "contrib");
-  fs::create_directories(kx / "fonts");
-  for (const char* f : {"katex.min.js", "katex.min.css", "contrib/auto-render.js", "fonts/KaTeX_Main-Regular.woff2"})
-    spit(kx / f, "/* test fixture standing in for a KaTeX file */");
+  const fs::path kx = katex_fixture(root_);
   setenv("AKM_KATEX_DIR", kx.c_str(), 1);
   fs::create_directories(root_);
   std::vector<pid_t> kids;

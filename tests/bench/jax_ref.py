@@ -25,16 +25,11 @@ except ImportError:
 import numpy as np
 
 
-def mean_se(a):
-    a = np.asarray(a, dtype=np.float64)
-    return [float(a.mean()), float(a.std(ddof=1) / np.sqrt(a.size))]
+from numpy_ref import mean_se, power_sqrt as power_sqrt64  # the same statistics and spectrum
 
 
 def power_sqrt(n, unit_trace):
-    lam = 1.0 / np.arange(1, n + 1)
-    if unit_trace:
-        lam = lam / lam.sum()
-    return jnp.asarray(np.sqrt(lam), dtype=jnp.float32)
+    return jnp.asarray(power_sqrt64(n, unit_trace), dtype=jnp.float32)
 
 
 def w1(p):
