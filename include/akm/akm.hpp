@@ -105,6 +105,7 @@
 #include "akm/sim/dist.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/engine/limits.hpp"
+#include "akm/sim/engine/ziggurat.hpp"
 #include "akm/sim/fitted_map.hpp"
 #include "akm/sim/glm_moments.hpp"
 #include "akm/sim/jackknife.hpp"

@@ -434,7 +434,8 @@ int cmd_bench(const BenchFlags& f) {
   for (Precision p : {Precision::f64, Precision::f32}) {
     const std::string ps = engine::to_string(p);
     // The normal-variate ceiling is the fastest exact generator available here: the engine's
-    // kernel and every other Box–Muller kernel this build has (libmvec, SLEEF), each timed.
+    // kernel, every other Box–Muller kernel this build has (libmvec, SLEEF) and the ziggurat
+    // (another exact method on the same Philox words, not the engine's), each timed.
     const engine::NormalKernel used = engine::engine_kernel(p);
     double normals = engine::normal_peak(p, threads, dt, used);
     std::string fastest = engine::to_string(used);
@@ -445,6 +446,9 @@ int cmd_bench(const BenchFlags& f) {
       machine["normals_per_s_" + ps + "_" + engine::to_string(k)] = r;
       if (r > normals) normals = r, fastest = engine::to_string(k);
     }
+    const double zig = engine::ziggurat_peak(p, threads, dt);
+    machine["normals_per_s_" + ps + "_ziggurat"] = zig;
+    if (zig > normals) normals = zig, fastest = "ziggurat";
     limits[p] = {engine::fma_peak(p, threads, dt), normals, 0.0, 0.0};
     machine["fma_peak_gflops_" + ps] = limits[p].fma / 1e9;
     machine["normals_per_s_" + ps] = limits[p].normals;
@@ -531,7 +535,7 @@ int cmd_bench(const BenchFlags& f) {
                              machine["l2_triad_gbs"].get<double>());
     for (const char* ps : {"double", "float"}) {
       std::string rates;
-      for (const char* k : {"libmvec", "sleef"})
+      for (const char* k : {"libmvec", "sleef", "ziggurat"})
         if (machine.contains(std::string("normals_per_s_") + ps + "_" + k))
           rates += fmt::format("{}{} {:.0f} M/s", rates.empty() ? "" : ", ", k,
                                machine[std::string("normals_per_s_") + ps + "_" + k].get<double>() / 1e6);

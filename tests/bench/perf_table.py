@@ -48,6 +48,13 @@ def table(j):
         else:
             note = f"{x['measured_over_documented']:.2f}× the documented rate ({x['core']}: {x['formula']})"
         out.append(f"- FMA, one core, {p}: {x['one_core_gflops']:.1f} GFLOP/s, {note}.")
+    for p in ("double", "float"):
+        engine_k = m[f"normals_engine_kernel_{p}"]
+        gens = [(k, m[f"normals_per_s_{p}_{k}"]) for k in ("libmvec", "sleef", "ziggurat") if f"normals_per_s_{p}_{k}" in m]
+        base = m.get(f"normals_per_s_{p}_{engine_k}")
+        rates = ", ".join(f"{k} {r / 1e6:.0f} M/s" + (f" ({r / base:.2f}× the engine's)" if base and k != engine_k else "")
+                          for k, r in gens)
+        out.append(f"- Normal generators, {p}: {rates}; the engine uses Box–Muller through {engine_k}.")
     out += ["", "| workload | precision | trial-steps/s | GFLOP/s | × reference | × NumPy | binding limit | % of limit |",
             "|---|---|---|---|---|---|---|---|"]
     notes = []

@@ -27,6 +27,7 @@
 #include "akm/base/thread_pool.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/engine/limits.hpp"
+#include "akm/sim/engine/ziggurat.hpp"
 
 namespace akm::engine {
 namespace {
@@ -100,6 +101,10 @@ double fma_peak(Precision p, int threads, double seconds) {
 
 double normal_peak(Precision p, int threads, double seconds, NormalKernel kernel) {
   return summed_on(threads, [&] { return normal_throughput(p, seconds, kernel); });
+}
+
+double ziggurat_peak(Precision p, int threads, double seconds) {
+  return summed_on(threads, [&] { return ziggurat_throughput(p, seconds); });
 }
 
 namespace {

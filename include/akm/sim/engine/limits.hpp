@@ -13,6 +13,8 @@ namespace akm::engine {
 double fma_peak(Precision p, int threads, double seconds);
 /// Normal variates/s of NormalStream with `kernel` on `threads` workers at once, summed.
 double normal_peak(Precision p, int threads, double seconds, NormalKernel kernel = NormalKernel::fastest);
+/// Normal variates/s of ZigguratStream (akm/sim/engine/ziggurat.hpp) on `threads` workers at once, summed.
+double ziggurat_peak(Precision p, int threads, double seconds);
 /// Vector width the engine was compiled for, in bytes (16 SSE2, 32 AVX2, 64 AVX-512).
 int simd_bytes();
 /// Lowest plausible core clock of an x86-64 part, Hz.
