@@ -1,0 +1,152 @@
+// bench_machine — the ceilings of `akm bench` (bench_machine.hpp).
+#include "bench_machine.hpp"
+
+#include <fstream>
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "akm/sim/cuda.hpp"
+#include "akm/sim/engine/limits.hpp"
+
+namespace akm::cli {
+
+using engine::Precision;
+using json = nlohmann::json;
+
+std::string cpu_model_name() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      std::string v = line.substr(line.find(':') + 1);
+      v.erase(0, v.find_first_not_of(" \t"));
+      return v;
+    }
+  return "unknown";
+}
+
+Ceilings measure_ceilings(int threads, bool quick, Backend backend) {
+  Ceilings c;
+  std::map<Precision, Limits>& limits = c.limits;
+  json& machine = c.machine;
+  machine = {{"threads", threads}, {"simd_bits", 8 * engine::simd_bytes()}, {"cpu_model", cpu_model_name()}};
+  const double dt = quick ? 0.2 : 0.5;
+  // The clock is printed and used only when its cross-checks agree (akm/sim/engine/limits.hpp).
+  const engine::ClockReading reading = engine::read_clock(dt);
+  const double clock = reading.consistent ? reading.hz : 0.0;
+  machine["clock_ghz"] = reading.consistent ? json(reading.hz / 1e9) : json(nullptr);
+  machine["clock_check"] = {{"imul_chain_ghz", reading.hz / 1e9},
+                            {"add_immediate_chain_ghz", reading.add_chain_hz / 1e9},
+                            {"fma_latency_cycles", reading.fma_latency},
+                            {"cpuinfo_ghz", reading.cpuinfo_hz / 1e9},
+                            {"consistent", reading.consistent},
+                            {"why_not", reading.why}};
+  for (Precision p : {Precision::f64, Precision::f32}) {
+    const std::string ps = engine::to_string(p);
+    // The normal-variate ceiling is the fastest exact generator available here: the engine's
+    // kernel, every other Box–Muller kernel this build has (libmvec, SLEEF) and the ziggurat
+    // (another exact method on the same Philox words, not the engine's), each timed.
+    const engine::NormalKernel used = engine::engine_kernel(p);
+    double normals = engine::normal_peak(p, threads, dt, used);
+    std::string fastest = engine::to_string(used);
+    machine["normals_engine_kernel_" + ps] = fastest;
+    for (engine::NormalKernel k : {engine::NormalKernel::libmvec, engine::NormalKernel::sleef}) {
+      if (!engine::available(k)) continue;
+      const double r = k == used ? normals : engine::normal_peak(p, threads, dt, k);
+      machine["normals_per_s_" + ps + "_" + engine::to_string(k)] = r;
+      if (r > normals) normals = r, fastest = engine::to_string(k);
+    }
+    const double zig = engine::ziggurat_peak(p, threads, dt);
+    machine["normals_per_s_" + ps + "_ziggurat"] = zig;
+    if (zig > normals) normals = zig, fastest = "ziggurat";
+    limits[p] = {engine::fma_peak(p, threads, dt), normals, 0.0, 0.0};
+    machine["fma_peak_gflops_" + ps] = limits[p].fma / 1e9;
+    machine["normals_per_s_" + ps] = limits[p].normals;
+    machine["normals_fastest_kernel_" + ps] = fastest;
+    // Cross-check of the FMA ceiling: one core's loop against the documented rate at the
+    // measured clock (a ratio, not a fraction of a limit: a value near 1 says the loop
+    // saturates every FMA pipe).
+    const double one_core = engine::fma_peak(p, 1, dt);
+    limits[p].fma_one_core = one_core;
+    const engine::DocumentedFma doc = engine::documented_fma(p);
+    json x = {{"one_core_gflops", one_core / 1e9}};
+    if (doc.flops_per_cycle > 0 && clock > 0) {
+      x["core"] = doc.core;
+      x["documented_gflops_per_core"] = doc.flops_per_cycle * clock / 1e9;
+      x["formula"] = fmt::format("{} FMA pipes × {} lanes × 2 × {:.2f} GHz", doc.pipes, doc.lanes, clock / 1e9);
+      x["measured_over_documented"] = one_core / (doc.flops_per_cycle * clock);
+      // A loop cannot beat the hardware: measured well above the documented rate means the
+      // table's row is not this core's (a hypervisor can report another model, and CPUID does
+      // not tell a Xeon E's two 512-bit FMA units from a client core's one). 15% covers the
+      // clock's turbo drift between the two readings.
+      x["documented_contradicted"] = one_core > 1.15 * doc.flops_per_cycle * clock;
+    } else {
+      x["documented_gflops_per_core"] = nullptr;
+      x["why_not_cross_checked"] =
+          clock > 0 ? fmt::format("no documented {}-bit FMA rate for {} (akm/sim/engine/limits.hpp)",
+                                  8 * engine::simd_bytes(), doc.core)
+                    : "no clock established: " + reading.why;
+    }
+    machine["fma_cross_check_" + ps] = x;
+  }
+  // Memory ceiling: a STREAM triad over 3 × 2^24 doubles (384 MiB; 3 × 2^22 in --quick), far
+  // beyond any cache, for workloads that stream memory.
+  machine["triad_gbs"] = engine::triad_bandwidth(threads, dt, quick ? std::size_t(1) << 22 : std::size_t(1) << 24) / 1e9;
+  // L2: a triad of 3 × 16384 doubles (384 KiB) per thread, past any L1 and within any L2 of
+  // the cores akm runs on (≥ 512 KiB per core).
+  const double l2 = engine::triad_bandwidth(threads, dt, std::size_t(threads) * 16384);
+  machine["l2_triad_gbs"] = l2 / 1e9;
+  machine["l1d_bytes"] = engine::l1d_bytes();
+  for (auto& [p, lim] : limits) lim.l2 = l2;
+  if (backend == Backend::cuda) {
+    machine["device"] = cuda::device_name();
+    machine["device_fp32_peak_gflops"] = cuda::device_fp32_peak() / 1e9;
+    machine["device_mem_bandwidth_gbs"] = cuda::device_mem_bandwidth() / 1e9;
+  }
+  return c;
+}
+
+void print_ceilings(const json& machine) {
+  std::cout << fmt::format("machine: {}; {} threads, {}-bit SIMD, {}; FMA peak {:.1f} GFLOP/s (double) "
+                           "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float); triad {:.1f} GB/s "
+                           "(memory), {:.1f} GB/s (L2)\n",
+                           machine["cpu_model"].get<std::string>(), machine["threads"].get<int>(),
+                           machine["simd_bits"].get<int>(),
+                           machine["clock_ghz"].is_null()
+                               ? "clock not established (" + machine["clock_check"]["why_not"].get<std::string>() + ")"
+                               : fmt::format("{:.2f} GHz", machine["clock_ghz"].get<double>()),
+                           machine["fma_peak_gflops_double"].get<double>(), machine["fma_peak_gflops_float"].get<double>(),
+                           machine["normals_per_s_double"].get<double>() / 1e6,
+                           machine["normals_per_s_float"].get<double>() / 1e6, machine["triad_gbs"].get<double>(),
+                           machine["l2_triad_gbs"].get<double>());
+  for (const char* ps : {"double", "float"}) {
+    std::string rates;
+    for (const char* k : {"libmvec", "sleef", "ziggurat"})
+      if (machine.contains(std::string("normals_per_s_") + ps + "_" + k))
+        rates += fmt::format("{}{} {:.0f} M/s", rates.empty() ? "" : ", ", k,
+                             machine[std::string("normals_per_s_") + ps + "_" + k].get<double>() / 1e6);
+    if (!rates.empty())
+      std::cout << fmt::format("normal variates ({}): {}; the engine uses {}, the ceiling is the fastest ({})\n", ps,
+                               rates, machine[std::string("normals_engine_kernel_") + ps].get<std::string>(),
+                               machine[std::string("normals_fastest_kernel_") + ps].get<std::string>());
+    const json& x = machine[std::string("fma_cross_check_") + ps];
+    if (x["documented_gflops_per_core"].is_null())
+      std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, not cross-checked: {}\n", ps,
+                               x["one_core_gflops"].get<double>(), x["why_not_cross_checked"].get<std::string>());
+    else if (x["documented_contradicted"].get<bool>())
+      std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, {:.2f}× the documented {:.1f} of the {} row "
+                               "({}): more than the hardware of that row allows, so this core is not that row's "
+                               "(a virtual machine may report another model); the measured rate is the ceiling\n", ps,
+                               x["one_core_gflops"].get<double>(), x["measured_over_documented"].get<double>(),
+                               x["documented_gflops_per_core"].get<double>(), x["core"].get<std::string>(),
+                               x["formula"].get<std::string>());
+    else
+      std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s = {:.2f}× the documented {:.1f} ({}: {})\n", ps,
+                               x["one_core_gflops"].get<double>(), x["measured_over_documented"].get<double>(),
+                               x["documented_gflops_per_core"].get<double>(), x["core"].get<std::string>(),
+                               x["formula"].get<std::string>());
+  }
+}
+
+}  // namespace akm::cli

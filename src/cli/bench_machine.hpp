@@ -1,0 +1,37 @@
+// bench_machine — the machine's ceilings that `akm bench` divides by, measured in the same
+// process before the workloads (docs/performance.md, "The method"): the clock and its
+// cross-checks, the FMA peak (all threads and one core, against the documented rate), the
+// normal-variate rate of every generator (the engine's Box–Muller kernels and the ziggurat),
+// the memory and L2 triads, and the device's figures on --backend cuda.
+#pragma once
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/sim/backend.hpp"
+#include "akm/sim/engine/engine.hpp"
+
+namespace akm::cli {
+
+/// The ceilings one precision's workloads are held to.
+struct Limits {
+  double fma = 0, normals = 0;  ///< FMA peak (flop/s, all threads); fastest generator (normals/s)
+  double fma_one_core = 0;  ///< one thread's FMA rate (the ceiling of one block's GEMM call)
+  double l2 = 0;  ///< L2 bandwidth, bytes/s over all threads (an L2-resident triad)
+};
+
+/// Everything measured: `machine` as `akm bench --json` writes it, `limits` per precision.
+struct Ceilings {
+  nlohmann::json machine;
+  std::map<engine::Precision, Limits> limits;
+};
+
+/// /proc/cpuinfo's "model name" (what the machine calls its processor), or "unknown".
+std::string cpu_model_name();
+/// Measures every ceiling on `threads` workers (--quick: shorter timings, a smaller triad).
+Ceilings measure_ceilings(int threads, bool quick, Backend backend);
+/// The text report's header lines: the machine, its generators and its FMA cross-checks.
+void print_ceilings(const nlohmann::json& machine);
+
+}  // namespace akm::cli
