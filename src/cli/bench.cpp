@@ -322,9 +322,9 @@ json bench_w4(const BenchFlags& f, const ops::Deployed& w, const std::map<Precis
         j["rel_diff_vs_reference"] = (r.gram - ref.gram).norm() / ref.gram.norm();
         j["limit"] = {{"binding", "FMA peak"},
                       {"fraction_of_limit", ref_flops / t / limits.at(p).fma}};
-        // The per-call ceiling: one block's largest product (rows of M in 8 blocks; the
-        // G term ΔᵀX̂, k = N) as one call on one thread, against one core's FMA rate.
-        const int rows = std::max(1, w.m / 8);
+        // The per-call ceiling: one block's largest product (the rows of M in their blocks;
+        // the G term ΔᵀX̂, k = N) as one call on one thread, against one core's FMA rate.
+        const int rows = std::max(1, w.m / ops::host_gemm_row_blocks());
         const double g1 = ops::host_gemm_gflops(g, p, rows, w.n, w.batch);
         j["one_call"] = {{"shape", fmt::format("{}×{}×{}", rows, w.n, w.batch)},
                          {"gflops", g1},

@@ -52,6 +52,10 @@ bool host_gemm_available(HostGemm g, std::string* why = nullptr);
 /// else eigen (the fastest where `akm bench` measured the three, docs/performance.md).
 HostGemm host_gemm_default();
 
+/// How many row blocks the cpu path splits M into (whatever the thread count): one block's
+/// product is what one GEMM call computes.
+int host_gemm_row_blocks();
+
 /// GFLOP/s of one product C = AᵀB (A k×m, B k×n; 2mnk flops) on the calling thread with `gemm`
 /// in precision `p`, the fastest of `repeats` timings after one untimed call: the ceiling one
 /// block of the cpu path can reach (`akm bench` W4 reports it beside one core's FMA rate).

@@ -10,6 +10,7 @@
 
 #include "../../cuda/host.hpp"
 #include "backends.hpp"
+#include "blocks.hpp"
 
 // The build's host GEMM (CMake AKM_HOST_GEMM sets it on this file); a build that compiles the
 // library's sources itself (tests/fuzz) leaves it to automatic.
@@ -74,6 +75,8 @@ bool host_gemm_available(HostGemm g, std::string* why) {
   }
   return detail::cblas_available(g, why);
 }
+
+int host_gemm_row_blocks() { return detail::kBlocks; }
 
 HostGemm host_gemm_default() {
   // The build's choice (CMake AKM_HOST_GEMM) when it names a library that loads here; else
