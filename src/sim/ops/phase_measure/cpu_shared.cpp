@@ -38,6 +38,15 @@ double cut_for(double log_thr, double log_scale) {
   return std::exp(log_thr - 2.0 * log_scale - kCutMargin);
 }
 
+// ‖v‖² outside [lo, hi] calls for bookkeeping: near the threshold (above cut), due for
+// renormalization (above 1e100 or below 1e-100), or exactly zero. A lane that is not live
+// never calls (lo = −1 < ‖v‖², hi = ∞), so the per-step test is two compares per lane.
+constexpr double kRenormHi = 1e100, kRenormLo = 1e-100;
+void set_bounds(bool live, double cut, double& lo, double& hi) {
+  lo = live ? kRenormLo : -1.0;
+  hi = live ? std::min(cut, kRenormHi) : std::numeric_limits<double>::infinity();
+}
+
 }  // namespace
 
 void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& o,
@@ -49,25 +58,32 @@ void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& 
   // Steps per key segment: the keys of a segment (≤ 64 KiB) stay in cache while every chunk
   // of the block advances through them.
   const int seg = std::max(1, std::min(T, 8192 / std::max(1, n)));
-  thread_local std::vector<double> V, beta, eta, dot, ls, cut, lagd, live, div, K, xb, zb, kb;
+  thread_local std::vector<double> V, beta, eta, dot, ls, cut, lo, hi, live, K, xb, zb, kb;
+  // Per chunk, the lags of its points in increasing order and the next one not yet passed.
+  thread_local std::vector<std::vector<int>> lags;
+  thread_local std::vector<std::size_t> next_lag;
   V.assign(lanes * un, 1.0 / std::sqrt(double(n)));
   beta.assign(lanes, 0.0);  // padding lanes: β = η = 0, never live, never read
   eta.assign(lanes, 0.0);
   dot.assign(lanes, 0.0);
   ls.assign(lanes, 0.0);
-  lagd.assign(lanes, -1.0);
   live.assign(lanes, 0.0);
-  div.assign(lanes, 0.0);
   const double log_thr = std::log(o.threshold);
   cut.assign(lanes, std::numeric_limits<double>::infinity());
+  lo.assign(lanes, -1.0);
+  hi.assign(lanes, std::numeric_limits<double>::infinity());
+  lags.assign(std::size_t(chunks), {});
+  next_lag.assign(std::size_t(chunks), 0);
   for (int q = 0; q < count; ++q) {
     beta[q] = pts[q].beta;
     eta[q] = pts[q].eta;
-    lagd[q] = pts[q].lag;
     live[q] = 1.0;
     cut[q] = cut_for(log_thr, 0.0);
+    set_bounds(true, cut[q], lo[q], hi[q]);
+    lags[std::size_t(q / kLanes)].push_back(pts[q].lag);
     out[q] = PhaseTrial{};
   }
+  for (auto& l : lags) std::sort(l.begin(), l.end());
   const double v0d = 1.0 / std::sqrt(double(n));
   K.resize(std::size_t(seg + 1) * un);
   xb.resize(un);
@@ -139,15 +155,17 @@ void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& 
             dn[j] = std::fma(w, ni, dn[j]);
           }
         }
-        // Bookkeeping is rare (lag reached, near the threshold, renormalization, t = T): one
-        // vector test per chunk and step, then scalar work on the lanes that need it.
-        const double td = t;
-        int any = t == T;
+        // Bookkeeping is rare (a lag reached, near the threshold, renormalization, t = T): one
+        // vector test per chunk and step (‖v‖² against [lo, hi]; the chunk's next lag), then
+        // scalar work on the lanes that need it.
+        const std::vector<int>& cl = lags[c];
+        std::size_t& nl = next_lag[c];
+        while (nl < cl.size() && cl[nl] < t) ++nl;
+        int any = int(t == T) | int(nl < cl.size() && cl[nl] == t);
 #pragma omp simd reduction(| : any)
         for (int j = 0; j < kLanes; ++j) {
           dot[l0 + j] = dn[j];
-          any |= int(live[l0 + j] != 0.0) & (int(lagd[l0 + j] == td) | int(nr[j] > cut[l0 + j]) |
-                                            int(nr[j] > 1e100) | int(nr[j] < 1e-100));
+          any |= int(nr[j] > hi[l0 + j]) | int(nr[j] < lo[l0 + j]);
         }
         if (!any) continue;
         for (int j = 0; j < kLanes; ++j) {
@@ -160,6 +178,7 @@ void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& 
           if (nrm2 == 0.0) {  // exactly zero stays zero (η = β on a 1-d normalized key)
             r.log_growth = -std::numeric_limits<double>::infinity();
             live[q] = 0.0;
+            set_bounds(false, cut[q], lo[q], hi[q]);
             continue;
           }
           double log_n2 = 0.0;
@@ -170,7 +189,7 @@ void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& 
               cut[q] = std::numeric_limits<double>::infinity();
             }
           }
-          if (nrm2 > 1e100 || nrm2 < 1e-100) {
+          if (nrm2 > kRenormHi || nrm2 < kRenormLo) {
             const double s = std::sqrt(nrm2);
             double d = 0.0;
             for (int i = 0; i < n; ++i) {
@@ -182,6 +201,7 @@ void phase_trials_shared_cpu(const double* lam_sqrt, int n, const PhaseMeasure& 
             ls[q] += std::log(s);
             if (!r.diverged) cut[q] = cut_for(log_thr, ls[q]);
           }
+          set_bounds(true, cut[q], lo[q], hi[q]);
           if (t == T) r.log_growth = log_n2;
         }
       }
