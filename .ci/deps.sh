@@ -19,8 +19,8 @@ pkgs=(build-essential cmake git pkg-config
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 # Not installed here: libopenblas0-serial and libblis4-serial, which `akm bench` times W4 on when
 # they are present (docs/performance.md). Installing either makes it the system's default BLAS
-# (update-alternatives), under NumPy and PyTorch too, and tests/python/test_torch_agreement.py's
-# batched AK-AdamW bound holds only when PyTorch sums its products in Eigen's order (netlib's).
+# (update-alternatives), under NumPy and PyTorch too (tests/python/test_torch_agreement.py's
+# rounding bound holds in any summation order, OpenBLAS's included).
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,6 +1,6 @@
-// `akm phase`: bad input refused with exit 2 naming parameter and value and writing
-// nothing; outputs are complete; --measure is identical for 1 and 2 threads; the CSV
-// agrees with `akm theory --json` at grid points.
+// `akm phase`: bad input (and a PATH without gnuplot) refused with exit 2 naming parameter
+// and value and writing nothing; outputs are complete; --measure is identical for 1 and 2
+// threads; the CSV agrees with `akm theory --json` at grid points.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -86,6 +86,27 @@ TEST(PhaseCli, MeasureOnCudaRefusedWithoutADevice) {
   EXPECT_TRUE(r.out.find("CUDA device is required (") != std::string::npos ||
               r.out.find("no CUDA backend") != std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(root));
+}
+
+// Every map is drawn with gnuplot: without it the command is refused in validation (exit 2,
+// naming PATH and gnuplot), before the map or the --measure trials run (AKM_PROGRESS=1 would
+// draw the points' progress line) and before --out is created.
+TEST(PhaseCli, RefusedBeforeAnyWorkWithoutGnuplot) {
+  const fs::path home = fresh("no-gnuplot");
+  const fs::path bin = home / "empty-bin";  // a PATH holding no gnuplot
+  fs::create_directories(bin);
+  const fs::path out = home / "map";
+  for (const std::string extra : {"", "--measure --trials 20 --steps 50 "}) {
+    const auto r = akm_test::run_cli_env("PATH=" + bin.string() + " AKM_PROGRESS=1",
+                                         kGood + extra + "--out " + out.string());
+    EXPECT_EQ(r.code, 2) << extra << r.out;
+    EXPECT_NE(r.out.find("PATH = " + bin.string() + " is invalid: must hold gnuplot"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("akm phase"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("points"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
+    for (const auto& e : fs::directory_iterator(home))
+      EXPECT_EQ(e.path(), bin) << "left behind: " << e.path();
+  }
 }
 
 TEST(PhaseCli, WritesCsvFiguresAndSummary) {

@@ -1,7 +1,7 @@
 // `akm simulate`: bad input refused before any work (more rows in tests/bad_input.tsv), a
 // run writes rates.csv and summary.json atomically with the documented fields, the files do
-// not depend on the thread count, and --backend cuda is refused with its reason where no
-// device is usable.
+// not depend on the thread count, and --backend cuda (where no device is usable) and a PATH
+// without gnuplot are refused with their reason.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -89,6 +89,25 @@ TEST(SimulateCli, CudaBackendRefusedWithoutADevice) {
               r.out.find("no CUDA backend") != std::string::npos)
       << r.out;
   EXPECT_FALSE(fs::exists(out));
+}
+
+// Without gnuplot the figures cannot be drawn: the run is refused in validation (exit 2,
+// naming PATH and gnuplot), before any trial runs (AKM_PROGRESS=1 would print the trial
+// groups as they finish) and before --out is created.
+TEST(SimulateCli, RefusedBeforeAnyWorkWithoutGnuplot) {
+  const fs::path out = fresh("no_gnuplot");
+  const fs::path bin = out.parent_path() / "empty-bin";  // a PATH holding no gnuplot
+  fs::create_directories(bin);
+  const auto r = akm_test::run_cli_env("PATH=" + bin.string() + " AKM_PROGRESS=1",
+                                       kArgs + "--out " + out.string());
+  EXPECT_EQ(r.code, 2) << r.out;
+  EXPECT_NE(r.out.find("PATH = " + bin.string() + " is invalid: must hold gnuplot"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("akm simulate"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("trial groups"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out));
+  for (const auto& e : fs::directory_iterator(out.parent_path()))
+    EXPECT_EQ(e.path(), bin) << "left behind: " << e.path();
 }
 
 // `run` has no CUDA kernels to offer: --backend cpu is the default and accepted, cuda is

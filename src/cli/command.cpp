@@ -80,6 +80,14 @@ RunOptions to_options(const CommonRunFlags& f) {
   return o;
 }
 
+void require_gnuplot(const std::string& command) {
+  if (gnuplot_available()) return;
+  const char* path = std::getenv("PATH");
+  throw InputError("PATH", path ? (*path ? std::string(path) : "\"\"") : "(unset)",
+                   fmt::format("must hold gnuplot: {} draws its figures with it (Debian: gnuplot-nox)",
+                               command));
+}
+
 int run_main(int argc, const char* const* argv, bool execute) {
   CLI::App app{"akm — checks the AK-Momentum paper's theorems against simulation"};
   app.require_subcommand(1);

@@ -62,6 +62,12 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f);
 // Validates the flags (exit 2 on bad values) and checks that --out is writable.
 RunOptions to_options(const CommonRunFlags& f);
 
+// Refuses (InputError naming PATH, exit 2) unless gnuplot is on PATH (akm::gnuplot_available,
+// the check render_figure makes): a command that draws figures calls it in its validate step,
+// so a machine without gnuplot is told before the run instead of after it. `command` names
+// the command in the message ("akm simulate").
+void require_gnuplot(const std::string& command);
+
 // True when progress lines should be drawn: not --quiet, MPI rank 0 (or the only process),
 // and stderr is a terminal or the environment sets AKM_PROGRESS=1.
 bool show_progress(bool quiet);

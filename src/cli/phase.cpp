@@ -82,6 +82,8 @@ void validate(PhaseState& f) {
   f.root = out_path.parent_path();
   f.id = out_path.filename().string();
   if (f.id.empty() || f.id == "." || f.id == "..") throw InputError("--out", f.out, "must name a folder");
+  // Every map is drawn (phase.png; --measure adds two): gnuplot is required before any work.
+  if (dist::root()) require_gnuplot("akm phase");
   if (dist::root()) require_writable_dir(f.root, "--out");  // under mpirun rank 0 alone writes
 }
 

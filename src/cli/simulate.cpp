@@ -194,6 +194,8 @@ const RegisterCommand simulate_cmd(42, "simulate", [](CLI::App& app) -> Plan {
             st->id = out_path.filename().string();
             if (st->id.empty() || st->id == "." || st->id == "..")
               throw InputError("--out", out, "must name a writable folder");
+            // Rank 0 alone draws the figures and writes (under mpirun); before --out is created.
+            if (dist::root()) require_gnuplot("akm simulate");
             if (dist::root()) require_writable_dir(st->root, "--out");
           },
           [st] { return cmd_simulate(*st); }};
