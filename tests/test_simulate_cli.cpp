@@ -110,6 +110,23 @@ TEST(SimulateCli, RefusedBeforeAnyWorkWithoutGnuplot) {
     EXPECT_EQ(e.path(), bin) << "left behind: " << e.path();
 }
 
+// `run` and `reproduce` draw every claim's figures: without gnuplot they refuse before the
+// first experiment (they used to run everything, then fail with an internal error).
+TEST(RunCli, RunAndReproduceRefusedBeforeAnyWorkWithoutGnuplot) {
+  for (const std::string cmd : {"run T1", "reproduce"}) {
+    const fs::path out = fresh("no_gnuplot_" + cmd.substr(0, 3));
+    const fs::path bin = out.parent_path() / "empty-bin";
+    fs::create_directories(bin);
+    const auto r = akm_test::run_cli_env("PATH=" + bin.string() + " AKM_PROGRESS=1",
+                                         cmd + " --quick --out " + out.string());
+    EXPECT_EQ(r.code, 2) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find("PATH = " + bin.string() + " is invalid: must hold gnuplot"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("akm " + cmd.substr(0, cmd.find(' '))), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("internal error"), std::string::npos) << r.out;
+    EXPECT_FALSE(fs::exists(out)) << cmd;
+  }
+}
+
 // `run` has no CUDA kernels to offer: --backend cpu is the default and accepted, cuda is
 // refused before any work (tests/bad_input.tsv has the message rows).
 TEST(RunBackend, CpuAcceptedCudaRefused) {

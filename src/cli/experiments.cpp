@@ -194,6 +194,7 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   return {[st] {
             require_cpu_backend(st->backend);
             st->chosen = find_all(st->ids);
+            if (dist::root()) require_gnuplot("akm run");
             load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
           },
@@ -217,6 +218,7 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   add_expect_flag(rep, *st);
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
+            if (dist::root()) require_gnuplot("akm reproduce");
             load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
             st->nb_dir = notebook_dir(st->opts, st->notebooks);  // validated before any work
