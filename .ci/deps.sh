@@ -18,9 +18,9 @@ pkgs=(build-essential cmake git pkg-config
       libtomlplusplus-dev           # the claim ledger, experiments/ledger.toml (src/check/ledger.cpp)
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 # Not installed here: libopenblas0-serial and libblis4-serial, which `akm bench` times W4 on when
-# they are present (docs/performance.md). Installing either makes it the system's default BLAS
-# (update-alternatives), under NumPy and PyTorch too (tests/python/test_torch_agreement.py's
-# rounding bound holds in any summation order, OpenBLAS's included).
+# they are present (docs/performance.md): the default GEMM is Eigen's (the fastest measured), so
+# no result needs them, and installing either makes it the whole system's default BLAS
+# (update-alternatives, under NumPy and PyTorch too), which a test command should not do.
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
