@@ -10,14 +10,13 @@
 #include <immintrin.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numbers>
-#include <vector>
 
 #include <Random123/philox.h>
 
 #include "akm/sim/engine/engine.hpp"
+#include "engine_util.hpp"
 #include "philox_avx512.hpp"
 
 #include "akm/base/errors.hpp"
@@ -334,12 +333,7 @@ NormalKernel engine_kernel(Precision p) {
 
 NormalStream::NormalStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose, NormalKernel kernel)
     : kernel_(kernel) {
-  key_[0] = std::uint32_t(seed);
-  key_[1] = std::uint32_t(seed >> 32);
-  ctr_[0] = 0;
-  ctr_[1] = std::uint32_t(purpose);
-  ctr_[2] = std::uint32_t(trial);
-  ctr_[3] = std::uint32_t(trial >> 32);
+  stream_start(key_, ctr_, seed, trial, purpose);
 }
 
 // The scalar path: line for line akm::Stream (src/random/random.cpp).
@@ -410,26 +404,7 @@ void NormalStream::fill(float* out, int count) {
 
 double normal_throughput(Precision p, double seconds, NormalKernel kernel) {
   NormalStream s(12345, 0, Purpose::keys, kernel);
-  std::vector<double> d(4096);
-  std::vector<float> f(4096);
-  long long n = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  double el = 0.0;
-  volatile double sink = 0.0;
-  do {
-    for (int rep = 0; rep < 16; ++rep) {
-      if (p == Precision::f64) {
-        s.fill(d.data(), 4096);
-        sink = sink + d[17];
-      } else {
-        s.fill(f.data(), 4096);
-        sink = sink + f[17];
-      }
-      n += 4096;
-    }
-    el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  } while (el < seconds);
-  return double(n) / el;
+  return fill_rate(s, p, seconds);
 }
 
 }  // namespace akm::engine

@@ -5,14 +5,13 @@
 // and agree bit for bit (tests/test_ziggurat.cpp).
 #include "akm/sim/engine/ziggurat.hpp"
 
-#include <chrono>
 #include <cmath>
 #include <numbers>
 #include <stdexcept>
-#include <vector>
 
 #include <Random123/philox.h>
 
+#include "engine_util.hpp"
 #include "philox_avx512.hpp"
 
 namespace akm::engine {
@@ -189,12 +188,7 @@ const ZigguratTable& ziggurat_table() {
 void ZigguratStream::set_force_scalar(bool on) { g_force_scalar = on; }
 
 ZigguratStream::ZigguratStream(std::uint64_t seed, std::uint64_t trial, Purpose purpose) {
-  key_[0] = std::uint32_t(seed);
-  key_[1] = std::uint32_t(seed >> 32);
-  ctr_[0] = 0;
-  ctr_[1] = std::uint32_t(purpose);
-  ctr_[2] = std::uint32_t(trial);
-  ctr_[3] = std::uint32_t(trial >> 32);
+  stream_start(key_, ctr_, seed, trial, purpose);
 }
 
 double ZigguratStream::at(std::uint64_t j) const {
@@ -228,26 +222,7 @@ void ZigguratStream::fill(float* out, int count) { fill_impl(out, count); }
 
 double ziggurat_throughput(Precision p, double seconds) {
   ZigguratStream s(12345, 0, Purpose::keys);
-  std::vector<double> d(4096);
-  std::vector<float> f(4096);
-  long long n = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  double el = 0.0;
-  volatile double sink = 0.0;
-  do {
-    for (int rep = 0; rep < 16; ++rep) {
-      if (p == Precision::f64) {
-        s.fill(d.data(), 4096);
-        sink = sink + d[17];
-      } else {
-        s.fill(f.data(), 4096);
-        sink = sink + f[17];
-      }
-      n += 4096;
-    }
-    el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  } while (el < seconds);
-  return double(n) / el;
+  return fill_rate(s, p, seconds);
 }
 
 }  // namespace akm::engine
