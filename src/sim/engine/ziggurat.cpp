@@ -69,21 +69,17 @@ inline void block_words(const std::uint32_t* c, const std::uint32_t* key, std::u
   w1 = (std::uint64_t(o[2]) << 32) | o[3];
 }
 
-// The side stream of normal (block b, half h): its words in order.
+// The side stream of normal (block b, half h): its words in order; counter word 1 carries
+// the purpose (low 8 bits), the side block s and h (ziggurat.hpp).
 struct Side {
   std::uint32_t c[4];
+  std::uint32_t hb;  // h<<30 | 2³¹
   const std::uint32_t* key;
-  std::uint64_t w[2];
+  std::uint64_t w[2] = {0, 0};
   int next = 2;
   std::uint32_t s = 0;
-  Side(std::uint32_t b, int h, const std::uint32_t* ctr, const std::uint32_t* k) : key(k) {
-    c[0] = b;
-    c[1] = ctr[1];
-    c[2] = ctr[2];
-    c[3] = ctr[3];
-    hb = (std::uint32_t(h) << 30) | 0x80000000u;
-  }
-  std::uint32_t hb;
+  Side(std::uint32_t b, int h, const std::uint32_t* ctr, const std::uint32_t* k)
+      : c{b, ctr[1], ctr[2], ctr[3]}, hb((std::uint32_t(h) << 30) | 0x80000000u), key(k) {}
   std::uint64_t word() {
     if (next == 2) {
       if (s >= (1u << 22)) throw std::logic_error("ziggurat: side stream exhausted");  // p < 0.02^(2²²)
@@ -204,16 +200,15 @@ double ZigguratStream::normal() { return at(next_++); }
 
 template <class T>
 void ZigguratStream::fill_impl(T* out, int count) {
-  const ZigguratTable& t = ziggurat_table();
   int done = 0;
 #if defined(__AVX512F__) && defined(__AVX512DQ__)
   if (!g_force_scalar) {
+    const ZigguratTable& t = ziggurat_table();
     for (; done < count && (next_ & 1); ++done) out[done] = T(at(next_++));
     for (; count - done >= 32; done += 32, next_ += 32)
       batch32(t, std::uint32_t(next_ >> 1), ctr_, key_, out + done);
   }
 #endif
-  (void)t;
   for (; done < count; ++done) out[done] = T(at(next_++));
 }
 
