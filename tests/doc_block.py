@@ -1,6 +1,6 @@
 """Generated blocks in the docs: the text between a BEGIN and an END marker line, printed,
-rewritten (--write DOC) or checked (--check DOC). Shared by tests/bench/perf_table.py and
-tests/cuda/device_table.py."""
+rewritten (--write DOC) or checked (--check DOC). Shared by tests/bench/perf_table.py,
+tests/cuda/device_table.py and tests/results_blocks.py."""
 import pathlib
 import sys
 
