@@ -2,6 +2,12 @@
 // and refused when its cross-checks disagree; the documented FMA table names the core.
 #include <gtest/gtest.h>
 
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "akm/app/bench_ceilings.hpp"
 #include "akm/sim/engine/limits.hpp"
 
 namespace {
@@ -68,6 +74,50 @@ TEST(DocumentedFma, KnownCoresHaveARateAndUnknownOnesAName) {
     EXPECT_LE(d.pipes, 2);
     EXPECT_LE(d.lanes * 8, akm::engine::simd_bytes());  // double lanes within the build's vectors
   }
+}
+
+}  // namespace
+
+// akm bench's rule for its own ceilings (akm/app/bench_ceilings.hpp): a synthetic run in which
+// W4's GEMM beats the double FMA ceiling, as it did at 115% on a Zen 4 virtual machine.
+namespace {
+
+nlohmann::json limit(double fraction, std::vector<std::string> ceilings) {
+  return {{"binding", "FMA peak"}, {"ceilings", ceilings}, {"fraction_of_limit", fraction}};
+}
+
+TEST(ContradictedCeilings, AWorkloadAboveItsCeilingContradictsItAndEveryFractionOnIt) {
+  nlohmann::json machine = nlohmann::json::object();
+  nlohmann::json rows = nlohmann::json::array();
+  rows.push_back({{"workload", "W1"}, {"precision", "double"}, {"limit", limit(0.8, {"normals_double", "fma_double"})}});
+  rows.push_back({{"workload", "W1"}, {"precision", "float"}, {"limit", limit(0.7, {"normals_float", "fma_float"})}});
+  rows.push_back({{"workload", "W3s"}, {"precision", "double"}, {"limit", limit(0.3, {"fma_double"})}});
+  rows.push_back({{"workload", "W4"}, {"gemm", "eigen"}, {"precision", "double"}, {"limit", limit(1.146, {"fma_double"})},
+                  {"one_call", {{"ceilings", {"fma_one_core_double"}}, {"fraction_of_one_core_fma", 0.54}}}});
+  EXPECT_EQ(akm::app::judge_ceilings(machine, rows), 1);
+  ASSERT_EQ(machine["contradicted_ceilings"].size(), 1u);
+  EXPECT_EQ(machine["contradicted_ceilings"][0]["ceiling"], "fma_double");
+  EXPECT_EQ(machine["contradicted_ceilings"][0]["exceeded_by"], "W4 eigen double");
+  EXPECT_DOUBLE_EQ(machine["contradicted_ceilings"][0]["measured_over_ceiling"].get<double>(), 1.146);
+  // No fraction above 100% is kept, and none that rests on the contradicted ceiling.
+  for (int i : {0, 2, 3}) {
+    EXPECT_TRUE(rows[i]["limit"]["fraction_of_limit"].is_null()) << rows[i].dump();
+    EXPECT_TRUE(rows[i]["limit"]["contradicted"].get<bool>());
+  }
+  EXPECT_DOUBLE_EQ(rows[3]["limit"]["measured_over_limit"].get<double>(), 1.146);
+  // Other ceilings stand: the float row and W4's per-call ceiling keep their fractions.
+  EXPECT_DOUBLE_EQ(rows[1]["limit"]["fraction_of_limit"].get<double>(), 0.7);
+  EXPECT_DOUBLE_EQ(rows[3]["one_call"]["fraction_of_one_core_fma"].get<double>(), 0.54);
+}
+
+TEST(ContradictedCeilings, ARunWithinEveryCeilingIsLeftAlone) {
+  nlohmann::json machine = nlohmann::json::object();
+  nlohmann::json rows = nlohmann::json::array();
+  rows.push_back({{"workload", "W4"}, {"precision", "float"}, {"limit", limit(1.0, {"fma_float"})}});
+  const nlohmann::json before = rows;
+  EXPECT_EQ(akm::app::judge_ceilings(machine, rows), 0);
+  EXPECT_EQ(rows, before);  // exactly 100% is within the ceiling
+  EXPECT_TRUE(machine["contradicted_ceilings"].empty());
 }
 
 }  // namespace

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "akm/app/bench_ceilings.hpp"
 #include "akm/check/check.hpp"
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/engine.hpp"
@@ -188,7 +189,7 @@ std::vector<Precision> precisions(const BenchFlags& f) {
 // overlaps than assumed, and the table then says the ceiling is wrong); it is named by what
 // binds — L2 traffic, or the normals and the flops (a part under 10% of their sum is not named).
 json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, double state_bytes_per_ts,
-                    const Limits& L) {
+                    const Limits& L, const std::string& ps) {
   // fraction_of_limit > 1 is kept in the JSON (it is the measurement) but flagged: the
   // table refuses to print it as a percentage.
   const double t_n = normals_per_ts / L.normals, t_f = flops_per_ts / L.fma,
@@ -198,7 +199,15 @@ json limit_fraction(double tput, double normals_per_ts, double flops_per_ts, dou
                               : share >= 0.9  ? "normal variates"
                               : share <= 0.1  ? "FMA peak"
                                               : "normals + FMA";
-  return {{"binding", binding},
+  // The ceilings this limit divides by (akm/app/bench_ceilings.hpp): L2 alone when it binds,
+  // else the normals and the flops that take time.
+  json ceilings = json::array();
+  if (t_m > t_c) ceilings.push_back("l2");
+  else {
+    if (t_n > 0) ceilings.push_back("normals_" + ps);
+    if (t_f > 0) ceilings.push_back("fma_" + ps);
+  }
+  return {{"binding", binding}, {"ceilings", ceilings},
           {"seconds_per_trial_step", {{"normals", t_n}, {"flops", t_f}, {"l2_traffic", t_m}}},
           {"limit_trial_steps_per_s", lim},
           {"fraction_of_limit", tput / lim}};
@@ -255,7 +264,8 @@ json bench_mc(const BenchFlags& f, const std::string& name, const W& full, const
       const double bytes = state_words * (p == Precision::f64 ? 8.0 : 4.0);
       const double l1 = double(engine::l1d_bytes());
       r["limit"] = limit_fraction(tput, normals_per_ts, full.flops_per_trial_step(),
-                                  l1 > 0 && bytes > l1 ? 2.0 * bytes : 0.0, limits.at(p));
+                                  l1 > 0 && bytes > l1 ? 2.0 * bytes : 0.0, limits.at(p),
+                                  engine::to_string(p));
     }
     if (f.vs_numpy) {
       r["numpy"] = np;
@@ -320,14 +330,14 @@ json bench_w4(const BenchFlags& f, const ops::Deployed& w, const std::map<Precis
         j["reference_gflops"] = ref_flops / t_ref / 1e9;
         j["speedup_vs_reference"] = t_ref / t;
         j["rel_diff_vs_reference"] = (r.gram - ref.gram).norm() / ref.gram.norm();
-        j["limit"] = {{"binding", "FMA peak"},
+        j["limit"] = {{"binding", "FMA peak"}, {"ceilings", json::array({std::string("fma_") + engine::to_string(p)})},
                       {"fraction_of_limit", ref_flops / t / limits.at(p).fma}};
         // The per-call ceiling: one block's largest product (the rows of M in their blocks;
         // the G term ΔᵀX̂, k = N) as one call on one thread, against one core's FMA rate.
         const int rows = std::max(1, w.m / ops::host_gemm_row_blocks());
         const double g1 = ops::host_gemm_gflops(g, p, rows, w.n, w.batch);
         j["one_call"] = {{"shape", fmt::format("{}×{}×{}", rows, w.n, w.batch)},
-                         {"gflops", g1},
+                         {"gflops", g1}, {"ceilings", json::array({std::string("fma_one_core_") + engine::to_string(p)})},
                          {"fraction_of_one_core_fma", g1 * 1e9 / limits.at(p).fma_one_core}};
       }
       out.push_back(j);
@@ -367,7 +377,7 @@ json bench_phase_keys(const BenchFlags& f, int threads, const Limits& lim) {
             {"reference", "per-point keys (akm phase --measure --keys per-point)"},
             {"reference_seconds", t_pp}, {"reference_trial_steps_per_s", ts / t_pp},
             {"speedup_vs_reference", t_pp / t_sh}};
-  r["limit"] = {{"binding", "FMA peak"}, {"fraction_of_limit", tput * flops / lim.fma}};
+  r["limit"] = {{"binding", "FMA peak"}, {"ceilings", json::array({"fma_double"})}, {"fraction_of_limit", tput * flops / lim.fma}};
   return json::array({r});
 }
 
@@ -400,7 +410,6 @@ int cmd_bench(const BenchFlags& f) {
   progress.begin(stage++, "limits", "clock, FMA peak, normal-variate rate, triad");
 
   const Ceilings c = measure_ceilings(threads, f.quick, f.backend);
-  const json& machine = c.machine;
   const std::map<Precision, Limits>& limits = c.limits;
   bool failed = false;
   json rows = json::array();
@@ -429,6 +438,9 @@ int cmd_bench(const BenchFlags& f) {
     add(bench_w4(f, s.w4, limits, threads));
   }
 
+  // A ceiling that a workload of this run exceeds is contradicted: no fraction rests on it.
+  json machine = c.machine;
+  app::judge_ceilings(machine, rows);
   if (f.json_out) {
     std::cout << json{{"machine", machine}, {"quick", f.quick}, {"results", rows}}.dump(2) << "\n";
   } else {
@@ -436,21 +448,14 @@ int cmd_bench(const BenchFlags& f) {
     std::cout << fmt::format("{:<13} {:<7} {:>14} {:>9} {:>9} {:>8} {:>8} {:>17} {:>9}\n", "workload", "prec",
                              "trial-steps/s", "GFLOP/s", "×ref", "×NumPy", "×JAX", "limit (binding)",
                              "% limit");
-    std::vector<std::string> ceiling_wrong;
     for (auto& r : rows) {
       const bool w4 = r["workload"] == "W4";
       const std::string tps = w4 ? "—" : fmt::format("{:.3e}", r["trial_steps_per_s"].get<double>());
       std::string lim = "—", frac = "—";
       if (r.contains("limit")) {
         lim = r["limit"]["binding"].get<std::string>();
-        // A measured rate above a ceiling means the ceiling is not one: say so rather than
-        // print a fraction above 100%.
-        const double fr = r["limit"]["fraction_of_limit"].get<double>();
-        frac = fr <= 1.0 ? fmt::format("{:.0f}%", 100 * fr) : "ceiling<";
-        if (fr > 1.0) ceiling_wrong.push_back(fmt::format(
-            "{} {}: measured {:.2f}× the \"{}\" ceiling, so that ceiling is wrong (too low) on this "
-            "run; no fraction is printed", r["workload"].get<std::string>(),
-            r["precision"].get<std::string>(), fr, lim));
+        const json& fr = r["limit"]["fraction_of_limit"];
+        frac = fr.is_number() ? fmt::format("{:.0f}%", 100 * fr.get<double>()) : "contradicted";
       }
       // W4 rows name their GEMM (a "*" marks the one HostGemm::automatic runs).
       std::string label = r["workload"].get<std::string>();
@@ -460,11 +465,15 @@ int cmd_bench(const BenchFlags& f) {
                                label, r["precision"].get<std::string>(),
                                tps, r["gflops"].get<double>(), ratio(r, "speedup_vs_reference"),
                                ratio(r, "speedup_vs_numpy"), ratio(r, "speedup_vs_jax"), lim, frac);
-      if (r.contains("one_call"))
+      if (r.contains("one_call")) {
+        const json& oc = r["one_call"];
         std::cout << fmt::format("     one block's product ({}, C = AᵀB) as one call on one thread: {:.1f} GFLOP/s "
-                                 "= {:.0f}% of one core's FMA rate\n", r["one_call"]["shape"].get<std::string>(),
-                                 r["one_call"]["gflops"].get<double>(),
-                                 100 * r["one_call"]["fraction_of_one_core_fma"].get<double>());
+                                 "= {} of one core's FMA rate\n", oc["shape"].get<std::string>(),
+                                 oc["gflops"].get<double>(),
+                                 oc["fraction_of_one_core_fma"].is_number()
+                                     ? fmt::format("{:.0f}%", 100 * oc["fraction_of_one_core_fma"].get<double>())
+                                     : std::string("(contradicted ceiling)"));
+      }
       if (r.contains("numpy") && !r["numpy"]["agreement"]["agree"].get<bool>())
         std::cout << "     NumPy statistics disagree with the engine: its time is not counted\n";
       if (r.contains("jax") && r["jax"].contains("missing"))
@@ -472,7 +481,11 @@ int cmd_bench(const BenchFlags& f) {
       else if (r.contains("jax") && !r["jax"]["agreement"]["agree"].get<bool>())
         std::cout << "     JAX statistics disagree with the engine: its time is not counted\n";
     }
-    for (const auto& w : ceiling_wrong) std::cout << "note: " << w << "\n";
+    for (const auto& x : machine["contradicted_ceilings"])
+      std::cout << fmt::format("note: {} measured {:.2f}× the {} ceiling ({}), so that ceiling is wrong (too low) on "
+                               "this run; no fraction rests on it\n", x["exceeded_by"].get<std::string>(),
+                               x["measured_over_ceiling"].get<double>(), x["ceiling"].get<std::string>(),
+                               x["binding"].get<std::string>());
   }
   return failed ? 1 : 0;
 }

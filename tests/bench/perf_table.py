@@ -20,6 +20,10 @@ END = "<!-- end of bench table -->"
 
 
 def pct(x):
+    # `akm bench` leaves no fraction above 100%: a ceiling a workload beats is contradicted and
+    # its fractions are null (src/app/bench_ceilings.cpp).
+    if x is None:
+        return "— (ceiling contradicted)"
     return f"{100 * x:.0f}%" if x <= 1.0 else "ceiling wrong (above 100%)"
 
 
@@ -46,7 +50,8 @@ def table(j):
             note = (f"{x['measured_over_documented']:.2f}× the documented rate of the {x['core']} row: that row "
                     "is not this core's; the measured rate is the ceiling")
         else:
-            note = f"{x['measured_over_documented']:.2f}× the documented rate ({x['core']}: {x['formula']})"
+            note = (f"{x['measured_over_documented']:.2f}× the documented rate ({x['core']}: {x['formula']}); "
+                    f"the ceiling is the {m.get(f'fma_ceiling_source_{p}', 'measured loop')}")
         out.append(f"- FMA, one core, {p}: {x['one_core_gflops']:.1f} GFLOP/s, {note}.")
     for p in ("double", "float"):
         engine_k = m[f"normals_engine_kernel_{p}"]
@@ -66,13 +71,17 @@ def table(j):
             oc = r["one_call"]
             notes.append(f"- W4 {r['gemm']}, {r['precision']}: one block's product ({oc['shape']}, C = AᵀB) as one "
                          f"call on one thread runs at {oc['gflops']:.1f} GFLOP/s = "
-                         f"{100 * oc['fraction_of_one_core_fma']:.0f}% of one core's FMA rate.")
+                         f"{pct(oc['fraction_of_one_core_fma'])} of one core's FMA rate.")
         tps = f"{r['trial_steps_per_s']:.3g}" if "trial_steps_per_s" in r else "—"
         lim = r.get("limit", {})
         out.append(f"| {label} | {r['precision']} | {tps} | {r['gflops']:.1f} | {ratio(r, 'speedup_vs_reference')} | "
                    f"{ratio(r, 'speedup_vs_numpy')} | {lim.get('binding', '—')} | "
                    f"{pct(lim['fraction_of_limit']) if 'fraction_of_limit' in lim else '—'} |")
-    out += ["", "W4's per-call ceiling (what one block of the cpu path can reach):", ""] + notes + ["", END]
+    out += ["", "W4's per-call ceiling (what one block of the cpu path can reach):", ""] + notes
+    bad = m.get("contradicted_ceilings", [])
+    out += ["", "Contradicted ceilings (a workload of this run beat them, so no fraction rests on them): "
+            + ("none." if not bad else "; ".join(f"{c['ceiling']}, beaten by {c['exceeded_by']} at "
+                                                 f"{c['measured_over_ceiling']:.2f}×" for c in bad) + "."), "", END]
     return "\n".join(out)
 
 

@@ -1,13 +1,17 @@
 // limits — the machine's ceilings, measured: a register-resident FMA loop, the clock, a
 // STREAM triad, and the rate of the engine's normal generator.
 //
-// FMA peak. Sixteen independent vector accumulators a ← a·b + c in the widest vectors the
-// build ISA has — more than FMA latency (4 cycles) × FMA pipes (2) on current x86 cores.
-// Each accumulator is a named variable pinned to a register by an empty asm statement: the
-// first version kept them in an array, which GCC spilled to the stack every iteration, so
-// the loop ran at store-forwarding speed (41 GFLOP/s on 2 Zen 5 cores whose peak is ~147)
-// and W4's GEMM measured 156% of that "ceiling". The loop is cross-checked
-// against the documented rate, cores × FMA pipes × lanes × 2 × clock (documented_fma()).
+// FMA peak. Twelve independent vector accumulators a ← a·b + c in the widest vectors the
+// build ISA has — more than FMA latency × FMA pipes on every x86 core of documented_fma()
+// (4 × 2 on Skylake and Zen 2–5, 5 × 2 on Haswell). The whole loop, its counter included, is
+// one asm statement (fma_block), so the accumulators stay in registers whatever the compiler
+// does around it. Two C++ versions did not: the first kept the accumulators in an array,
+// which GCC spilled to the stack every iteration (41 GFLOP/s on 2 Zen 5 cores whose peak is
+// ~147; W4's GEMM then read 156% of that "ceiling"); the second pinned named variables with
+// empty asm statements, which held in one build and spilled in another once the loop was
+// inlined elsewhere (a third of Zen 4's documented rate; W4 then read 115–160%). The loop is
+// cross-checked against the documented rate, cores × FMA pipes × lanes × 2 × clock
+// (documented_fma()), and its rate is the best of kFmaSlices slices (below).
 #include <unistd.h>
 
 #include <algorithm>
@@ -44,41 +48,73 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-#define AKM_ACC16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+// The best of kFmaSlices equal slices: a slice that shares its core's FMA pipes with anything
+// else (a preemption, a hypervisor's neighbour on the same physical core) only runs slower, so
+// the fastest slice is the core's own rate, as for the clock (best_rate below).
+constexpr int kFmaSlices = 10;
+constexpr int kAcc = 12;                 // independent accumulators (header)
+constexpr long long kBlock = 1 << 14;    // loop iterations per fma_block call
+
+#if defined(__x86_64__) && (defined(__FMA__) || defined(__AVX512F__))
+// One asm statement runs `iters` iterations of kAcc independent FMAs a_j ← b·a_j + c; GCC
+// prints each operand as the register of its vector width (xmm, ymm or zmm).
+#define AKM_FMA12(sfx)                                                                        \
+  "vfmadd213" sfx " %[c], %[b], %[a0]\n\t" "vfmadd213" sfx " %[c], %[b], %[a1]\n\t"          \
+  "vfmadd213" sfx " %[c], %[b], %[a2]\n\t" "vfmadd213" sfx " %[c], %[b], %[a3]\n\t"          \
+  "vfmadd213" sfx " %[c], %[b], %[a4]\n\t" "vfmadd213" sfx " %[c], %[b], %[a5]\n\t"          \
+  "vfmadd213" sfx " %[c], %[b], %[a6]\n\t" "vfmadd213" sfx " %[c], %[b], %[a7]\n\t"          \
+  "vfmadd213" sfx " %[c], %[b], %[a8]\n\t" "vfmadd213" sfx " %[c], %[b], %[a9]\n\t"          \
+  "vfmadd213" sfx " %[c], %[b], %[a10]\n\t" "vfmadd213" sfx " %[c], %[b], %[a11]\n\t"
+#define AKM_FMA_ASM(sfx)                                                                      \
+  asm volatile("1:\n\t" AKM_FMA12(sfx) "dec %[n]\n\tjnz 1b"                                   \
+               : [a0] "+v"(a[0]), [a1] "+v"(a[1]), [a2] "+v"(a[2]), [a3] "+v"(a[3]),          \
+                 [a4] "+v"(a[4]), [a5] "+v"(a[5]), [a6] "+v"(a[6]), [a7] "+v"(a[7]),          \
+                 [a8] "+v"(a[8]), [a9] "+v"(a[9]), [a10] "+v"(a[10]), [a11] "+v"(a[11]),      \
+                 [n] "+r"(iters)                                                            \
+               : [b] "v"(b), [c] "v"(c)                                                     \
+               : "cc")
+template <class V>
+void fma_block(V (&a)[kAcc], V b, V c, long long iters) {
+  if constexpr (sizeof(a[0][0]) == 8) AKM_FMA_ASM("pd");
+  else AKM_FMA_ASM("ps");
+}
+#undef AKM_FMA_ASM
+#undef AKM_FMA12
+#else
+// Without x86 FMA: the same loop in C++ (the compiler may fuse or not; not cross-checked).
+template <class V>
+void fma_block(V (&a)[kAcc], V b, V c, long long iters) {
+  for (long long k = 0; k < iters; ++k) {
+    for (auto& x : a) x = x * b + c;
+    asm volatile("" : : "g"(&a) : "memory");
+  }
+}
+#endif
 
 template <class T>
 double fma_loop(double seconds) {
   typedef T V __attribute__((vector_size(kBytes)));
   constexpr int lanes = kBytes / int(sizeof(T));
-  V b, c;
+  V b, c, a[kAcc];
   for (int l = 0; l < lanes; ++l) b[l] = T(0.999999), c[l] = T(1e-7);
-#define AKM_DECL(i) V a##i = b * T(i + 1);
-  AKM_ACC16(AKM_DECL)
-  long long iters = 0;
-  const auto t0 = std::chrono::steady_clock::now();
-  double el = 0.0;
-  constexpr long long inner = 1 << 16;
-  do {
-    for (long long k = 0; k < inner; ++k) {
-#define AKM_FMA(i) a##i = a##i * b + c;
-      AKM_ACC16(AKM_FMA)
-      // Pins the accumulators to registers (an asm statement takes at most 30 operands).
-      asm volatile("" : "+v"(a0), "+v"(a1), "+v"(a2), "+v"(a3), "+v"(a4), "+v"(a5), "+v"(a6), "+v"(a7));
-      asm volatile("" : "+v"(a8), "+v"(a9), "+v"(a10), "+v"(a11), "+v"(a12), "+v"(a13), "+v"(a14), "+v"(a15));
-    }
-    iters += inner;
-    el = since(t0);
-  } while (el < seconds);
+  for (int j = 0; j < kAcc; ++j) a[j] = b * T(j + 1);
+  double best = 0.0;
+  for (int slice = 0; slice < kFmaSlices; ++slice) {
+    long long iters = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    double el = 0.0;
+    do {
+      fma_block(a, b, c, kBlock);
+      iters += kBlock;
+      el = since(t0);
+    } while (el < seconds / kFmaSlices);
+    best = std::max(best, 2.0 * kAcc * lanes * double(iters) / el);
+  }
   V sum = b;
-#define AKM_SUM(i) sum += a##i;
-  AKM_ACC16(AKM_SUM)
-  asm volatile("" : : "v"(sum));
-  return 2.0 * 16 * lanes * double(iters) / el;
+  for (const V& x : a) sum += x;
+  asm volatile("" : : "x"(sum));
+  return best;
 }
-#undef AKM_DECL
-#undef AKM_FMA
-#undef AKM_SUM
-#undef AKM_ACC16
 
 // Runs fn() on `threads` workers of the shared pool at once and sums the rates.
 template <class Fn>
@@ -187,20 +223,22 @@ ClockReading read_clock(double seconds) {
   });
 #if defined(__FMA__)
   // A dependent FMA chain: the FMA loop's own cycles, latency = clock / rate (4 on Skylake
-  // and later and on Zen 2 and later, 5 on Haswell/Broadwell and Zen 1).
+  // and later and on Zen 2 and later, 5 on Haswell/Broadwell and Zen 1). The chain and its
+  // counter are one asm statement: in C++ GCC carried the value through a general register
+  // between calls (vmovq out and back per four FMAs), which added about 1.5 cycles per FMA
+  // (5.5 on Zen 4, whose FMA takes 4) and failed the whole-cycle cross-check.
   double a = 1.0;
   const double b = 0.999999, d = 1e-7;
   const double fma_rate = best_rate(seconds / 2, 4LL * kCalls, [&] {
-    for (int k = 0; k < kCalls; ++k) {
-      a = __builtin_fma(a, b, d);
-      asm volatile("" : "+x"(a));
-      a = __builtin_fma(a, b, d);
-      asm volatile("" : "+x"(a));
-      a = __builtin_fma(a, b, d);
-      asm volatile("" : "+x"(a));
-      a = __builtin_fma(a, b, d);
-      asm volatile("" : "+x"(a));
-    }
+    long long n = kCalls;
+    asm volatile(
+        "1:\n\t"
+        "vfmadd213sd %[d], %[b], %[a]\n\tvfmadd213sd %[d], %[b], %[a]\n\t"
+        "vfmadd213sd %[d], %[b], %[a]\n\tvfmadd213sd %[d], %[b], %[a]\n\t"
+        "dec %[n]\n\tjnz 1b"
+        : [a] "+x"(a), [n] "+r"(n)
+        : [b] "x"(b), [d] "x"(d)
+        : "cc");
   });
   c.fma_latency = c.hz / fma_rate;
 #endif

@@ -1,0 +1,58 @@
+// bench_ceilings — see akm/app/bench_ceilings.hpp.
+#include "akm/app/bench_ceilings.hpp"
+
+#include <set>
+#include <string>
+
+namespace akm::app {
+namespace {
+
+using json = nlohmann::json;
+
+// The limits of one row, with the key of each one's fraction: the row's own and W4's per-call one.
+template <class Fn>
+void each_limit(json& row, Fn fn) {
+  if (row.contains("limit") && row["limit"].is_object()) fn(row["limit"], "fraction_of_limit");
+  if (row.contains("one_call") && row["one_call"].is_object()) fn(row["one_call"], "fraction_of_one_core_fma");
+}
+
+std::string row_name(const json& row) {
+  std::string s = row.value("workload", std::string("?"));
+  if (row.contains("gemm")) s += " " + row["gemm"].get<std::string>();
+  return s + " " + row.value("precision", std::string("?"));
+}
+
+}  // namespace
+
+int judge_ceilings(json& machine, json& rows) {
+  json contradicted = json::array();
+  std::set<std::string> names;
+  for (auto& row : rows)
+    each_limit(row, [&](json& lim, const char* key) {
+      if (!lim.contains(key) || !lim[key].is_number() || !lim.contains("ceilings")) return;
+      const double fr = lim[key].get<double>();
+      if (!(fr > 1.0)) return;
+      for (const auto& c : lim["ceilings"]) {
+        const std::string name = c.get<std::string>();
+        if (names.insert(name).second)
+          contradicted.push_back({{"ceiling", name},
+                                  {"exceeded_by", row_name(row)},
+                                  {"measured_over_ceiling", fr},
+                                  {"binding", lim.value("binding", std::string(key))}});
+      }
+    });
+  for (auto& row : rows)
+    each_limit(row, [&](json& lim, const char* key) {
+      if (!lim.contains(key) || !lim[key].is_number() || !lim.contains("ceilings")) return;
+      bool hit = false;
+      for (const auto& c : lim["ceilings"]) hit = hit || names.count(c.get<std::string>()) > 0;
+      if (!hit) return;
+      lim["measured_over_limit"] = lim[key];
+      lim[key] = nullptr;
+      lim["contradicted"] = true;
+    });
+  machine["contradicted_ceilings"] = contradicted;
+  return int(names.size());
+}
+
+}  // namespace akm::app
