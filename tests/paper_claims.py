@@ -41,6 +41,11 @@ EXTRA = {
     "app:cifar-vision": "ResNet-18 and ViT-Tiny on CIFAR-10",
     "app:structured": "AK-AdamW against a tuned Muon",
     "app:mup-coord": "the coordinate check of the muP claims",
+    "app:related": "AdamW as the null case of the mechanism (the forgetting factor set to zero)",
+    "app:flops-memory": "the FLOPs and memory count and its lower bounds",
+    "sec:realized-flops": "the finite-scale effects that place the realized overhead below the band",
+    "app:mom-grad-cos-sim": "the buffer-gradient cosine and the prediction error e_t",
+    "app:eta-sweep": "the eta sweep's reading of the fixed point's limits",
 }
 
 

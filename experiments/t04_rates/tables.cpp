@@ -36,10 +36,11 @@ void write_tables(ExperimentContext& ctx, const std::vector<Setting>& settings, 
   {
     const Setting& sp = settings[0];
     ctx.findings.push_back(fmt::format(
-        "eq:iter-matrices (main text) writes the EMA row's coupling as (1-beta) kappa_i; the appendix "
-        "derivation (app:iteration-matrices) gives (1-beta) lambda_i, because the EMA buffer is fed the raw "
-        "gradient (delta x^T, E[x x^T] = Sigma). akm uses lambda_i; its EMA-arm trajectory and trace checks "
-        "name the kappa_i row as their alternative. The determinant beta, hence thm:detred, is the same "
+        "eq:iter-matrices (main text) writes the EMA row with the delta row's coupling (1-beta) kappa_i, on "
+        "purpose, so that the two rows read side by side; kappa_i is the coupling of an EMA of delta x_hat^T. "
+        "akm's EMA arm is the raw-key EMA (delta x^T, E[x x^T] = Sigma), whose row the appendix "
+        "(app:iteration-matrices) gives with (1-beta) lambda_i; its trajectory and trace checks use lambda_i "
+        "and name the kappa_i row as their alternative. The determinant beta, hence thm:detred, is the same "
         "under both; the trace is not: on the {} spectrum kappa_1/lambda_1 = {:.4g} and kappa_n/lambda_n = {:.4g}.",
         sp.name, sp.moments.kappa[0] / sp.spectrum.lambda[0],
         sp.moments.kappa[sp.n() - 1] / sp.spectrum.lambda[sp.n() - 1]));

@@ -23,7 +23,13 @@ double mup_init_std(LayerRole role, int fan_in, double w) {
   switch (role) {
     case LayerRole::input:
     case LayerRole::hidden: return s;
-    case LayerRole::output: return s / w;  // variance ∝ 1/n²: output Θ(1/√n) at init
+    // Output: Table 3's variance 1/n² (std ∝ 1/n), at this normalization std (1/√n)/√w = √n₀/n.
+    // Until the runs of this version it was s/w = n₀·n^{-3/2} (variance ∝ n⁻³), √w too small,
+    // so the output started Θ(n^{-1}) instead of Θ(n^{-1/2}) and the hidden layers' backward
+    // signal shrank as n^{-1/2}: the cause the ledger gives for the SGD-m baseline's slopes
+    // before (cor:mup-base-lr/ak-sgd's note). Every caller but T13 trains at its base width
+    // (w = 1), where both forms agree.
+    case LayerRole::output: return s / std::sqrt(w);
     case LayerRole::single: return 0.0;    // linear/logistic regression start at W = 0
   }
   return s;
