@@ -130,17 +130,17 @@ TEST(Mup, MultipliersFollowCorollary) {
   EXPECT_DOUBLE_EQ(mup_lr_multiplier(OptimizerFamily::adam, LayerRole::hidden, 8.0), 1.0 / 8);
   EXPECT_DOUBLE_EQ(mup_lr_multiplier(OptimizerFamily::adam, LayerRole::output, 8.0), 1.0 / 8);
   EXPECT_DOUBLE_EQ(mup_lr_multiplier(OptimizerFamily::adam, LayerRole::input, 8.0), 1.0);
-  EXPECT_DOUBLE_EQ(mup_init_std(LayerRole::output, 16, 4.0), 1.0 / 16);
+  EXPECT_DOUBLE_EQ(mup_init_std(LayerRole::output, 16, 4.0), 1.0 / 8);  // √n₀/n: variance ∝ 1/n² (TP V, Table 3)
   EXPECT_DOUBLE_EQ(mup_init_std(LayerRole::hidden, 16, 4.0), 0.25);
 }
 
 TEST(Mup, InitScalesWithWidth) {
-  // Hidden entries have variance 1/n, output entries 1/(n·w²) with w = n/n0.
+  // Hidden entries have variance 1/n, output entries 1/(n·w) = n0/n² with w = n/n0 (μP: ∝ 1/n²).
   Mlp net({8, 512, 3, 4}, 64, 3);
   const double hid = net.W[1].squaredNorm() / net.W[1].size();
   const double out = net.W[2].squaredNorm() / net.W[2].size();
   EXPECT_NEAR(hid * 512, 1.0, 0.02);
-  EXPECT_NEAR(out * 512 * 64.0, 1.0, 0.15);
+  EXPECT_NEAR(out * 512 * 8.0, 1.0, 0.15);
 }
 
 // width_lr_power multiplies the rate of the fan-in-n layers (hidden, output) by w^p only.

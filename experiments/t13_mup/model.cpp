@@ -1,6 +1,7 @@
 // T13 mup — (A) the normalized buffer's per-coordinate scale under three η schedules, and
 // (B) the raw key's stability boundaries in η [rem:mup-normalization, thm:mup-eta]; the
 // schedules' closed forms.
+#include <algorithm>
 #include <cmath>
 
 #include <boost/math/distributions/chi_squared.hpp>
@@ -54,6 +55,42 @@ McResult buffer_scale(ExperimentContext& ctx, long long trials) {
       }
   };
   return monte_carlo(ctx.mc(trials, "T13 buffer scale"), kSchedules * nw, kernelA);
+}
+
+double spike_lambda(int n, double mu) {
+  // Σ_k w_k (½+k)/(n/2+k), w_k = Poisson(k; L), L = μ²n/2, summed over L ± 40√L + 60 (the
+  // weights outside are below e^{-700}).
+  const double L = mu * mu * n / 2;
+  const double half = 40 * std::sqrt(L) + 60;
+  const long long k0 = static_cast<long long>(std::max(0.0, std::floor(L - half))), k1 = static_cast<long long>(L + half);
+  double s = 0, wsum = 0;
+  for (long long k = k0; k <= k1; ++k) {
+    const double kd = static_cast<double>(k);
+    const double w = L > 0 ? std::exp(-L + kd * std::log(L) - std::lgamma(kd + 1)) : (k == 0 ? 1.0 : 0.0);
+    s += w * (0.5 + kd) / (n / 2.0 + kd), wsum += w;
+  }
+  return s / wsum;  // wsum = 1 to rounding; dividing removes the truncation's last bits
+}
+
+McResult spike_mean(ExperimentContext& ctx, long long trials) {
+  const int nw = static_cast<int>(kSpikeWidths.size());
+  const std::uint64_t seedS = derive_seed(ctx.opts.seed, "T13/buffer-spiked");
+  auto kernel = [&](long long trial, double* out) {
+    for (int w = 0; w < nw; ++w) {
+      const int n = kSpikeWidths[w];
+      const double eta = eta_of(2, n), un = 1.0 / std::sqrt(static_cast<double>(n));
+      Stream keys(seedS, trial * 16 + w, Purpose::keys), vals(seedS, trial * 16 + w, Purpose::noise);
+      Mat M = Mat::Constant(kRows, n, kSpikeStart * un);  // rows kSpikeStart·uᵀ
+      Vec x(n), d(kRows);
+      for (int t = 1; t <= kSpikeSteps; ++t) {
+        for (int j = 0; j < n; ++j) x[j] = keys.normal() + kSpikeMu;
+        for (int r = 0; r < kRows; ++r) d[r] = vals.normal();
+        rules::ak_normalized(M, d, x, kBeta, eta);
+      }
+      out[w] = (M.rowwise().sum() * un).mean() / kSpikeStart;  // row mean of M u, per unit start
+    }
+  };
+  return monte_carlo(ctx.mc(trials, "T13 spiked keys"), nw, kernel);
 }
 
 std::vector<RawWidth> raw_key(std::uint64_t seed, int samplesB) {

@@ -27,6 +27,7 @@
 #include "akm/problems/mlp.hpp"
 #include "akm/problems/train.hpp"
 #include "akm/report/result_dir.hpp"
+#include "akm/rules/optimizers.hpp"
 #include "common.hpp"
 #include "fit.hpp"
 
@@ -71,7 +72,9 @@ struct Layout {
     const int p = static_cast<int>(std::find(paired.begin(), paired.end(), a) - paired.begin());
     return mbar_slope() + 1 + (p * kWindows + k) * layers + l;
   }
-  int size() const { return mbar_slope() + 1 + static_cast<int>(paired.size()) * kWindows * layers; }
+  /// The same paired difference of the pre-activation RMS (the activation part of app:mup-coord).
+  int diff_act(int a, int k, int l) const { return diff(a, k, l) + static_cast<int>(paired.size()) * kWindows * layers; }
+  int size() const { return mbar_slope() + 1 + 2 * static_cast<int>(paired.size()) * kWindows * layers; }
 };
 
 struct Setup {
@@ -159,8 +162,57 @@ inline void run_seed(const Setup& s, const std::vector<Arm>& arms, const Layout&
                            std::log(kappa * out[lay.step1(w, 0)]);
   for (int a : lay.paired)
     for (int k = 0; k < kWindows; ++k)
-      for (int l = 0; l < L; ++l)
+      for (int l = 0; l < L; ++l) {
         out[lay.diff(a, k, l)] = out[lay.window_slope(a, k, l, 1)] - out[lay.window_slope(arms[a].reference, k, l, 1)];
+        out[lay.diff_act(a, k, l)] = out[lay.window_slope(a, k, l, 0)] - out[lay.window_slope(arms[a].reference, k, l, 0)];
+      }
+}
+
+/// Step 1 at an RMSNorm-fed hidden layer, exactly [app:mup-coord]: one batch step of the
+/// library's AdamW and AK-AdamW (rules/optimizers.hpp) from zero moments on the same batch,
+/// keys of norm exactly √n (RMSNorm with unit gains), rates by AdamW's μP hidden rule
+/// (α_A = lr_a/w, α_AK = lr_ak/w). Both hold v̂₁ = g², so with M̂₁ = ηĜ/(1−β) = ηg/((1−β)√n)
+/// the ε-shifted denominators √v̂ + ε are identical and ΔW_AK = ΔW_A·(α_AK/α_A)η/((1−β)√n)
+/// entrywise, to rounding. Returns the largest relative deviation from that and the ratio
+/// ‖ΔW_AK‖/‖ΔW_A‖ (= RMS(ΔW_AK x)/RMS(ΔW_A x) for every probe x). "To rounding" is judged per
+/// entry against the floating-point bound of its batch sum: both optimizers form
+/// Σ_i δ_ij x_ik over N samples, so an entry whose sum cancels carries the relative error
+/// u·cond_jk, cond_jk = Σ_i|δ_ij x_ik| / |Σ_i δ_ij x_ik| (u = 2⁻⁵³); the bound used is
+/// (N + 8)·u·cond_jk (recursive summation, plus the key normalization and the few scalar
+/// operations after it). `rounding_units` is the largest |ratio/predicted − 1| in units of that bound.
+struct Step1Exact {
+  double max_rel_dev, rounding_units, frobenius_rel_dev, ratio, predicted;
+};
+inline Step1Exact step1_exact(int n, const Setup& s, double lr_ak, double lr_a, std::uint64_t seed) {
+  const int m = 16, N = s.batch;  // rows do not enter the entrywise ratio
+  Stream st(seed, static_cast<long long>(n), Purpose::aux);
+  Mat X(N, n), D(N, m);
+  for (int i = 0; i < N; ++i) {
+    for (int j = 0; j < n; ++j) X(i, j) = st.normal();
+    X.row(i) *= std::sqrt(static_cast<double>(n)) / X.row(i).norm();
+    for (int r = 0; r < m; ++r) D(i, r) = st.normal();
+  }
+  const double mult = mup_lr_multiplier(OptimizerFamily::adam, LayerRole::hidden, n / static_cast<double>(s.base));
+  AdamWParams pa;
+  pa.lr = lr_a * mult, pa.beta1 = s.beta, pa.beta2 = s.beta2;
+  AdamWParams pk = pa;
+  pk.lr = lr_ak * mult;
+  Mat Wa = Mat::Zero(m, n), Wk = Mat::Zero(m, n);  // from W = 0 the update is W itself (no cancellation)
+  AdamW A(m, n, pa);
+  AkAdamW K(m, n, pk, s.eta);
+  A.step_batch(Wa, D, X);
+  K.step_batch(Wk, D, X);
+  const double pred = (lr_ak / lr_a) * s.eta / ((1 - s.beta) * std::sqrt(static_cast<double>(n)));
+  const Mat sum = D.transpose() * X, abs_sum = D.cwiseAbs().transpose() * X.cwiseAbs();
+  constexpr double u = 0x1p-53;
+  double dev = 0, units = 0;
+  for (Eigen::Index c = 0; c < Wa.cols(); ++c)
+    for (Eigen::Index r = 0; r < Wa.rows(); ++r) {
+      const double d = std::abs(Wk(r, c) / (Wa(r, c) * pred) - 1);
+      dev = std::max(dev, d);
+      units = std::max(units, d / ((N + 8) * u * abs_sum(r, c) / std::abs(sum(r, c))));
+    }
+  return {dev, units, (Wk - pred * Wa).norm() / (pred * Wa).norm(), Wk.norm() / Wa.norm(), pred};
 }
 
 /// CSVs and figures of the coordinate check; returns its params.
@@ -194,8 +246,9 @@ inline nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::ve
         }
         for (int k = 0; k < kWindows; ++k) {
           const int i = lay.window_slope(a, k, l, q);
-          const bool paired = q == 1 && arms[a].reference >= 0;
-          const double dm = paired ? m[lay.diff(a, k, l)] : std::nan(""), ds = paired ? se[lay.diff(a, k, l)] : std::nan("");
+          const bool paired = arms[a].reference >= 0;
+          const int di = paired ? (q == 1 ? lay.diff(a, k, l) : lay.diff_act(a, k, l)) : 0;
+          const double dm = paired ? m[di] : std::nan(""), ds = paired ? se[di] : std::nan("");
           win.add({arms[a].label, std::string(kWindowName[k]), std::string(lname[l]), std::string(qname[q]), m[i], se[i], dm, ds});
           slopes.push_back({{"optimizer", arms[a].label}, {"window", kWindowName[k]}, {"layer", lname[l]}, {"quantity", qname[q]},
                             {"slope", m[i]}, {"se", se[i]}});

@@ -19,6 +19,13 @@ Summaries summarize(const Vec& lam_in) {
   return {lam.maxCoeff() / std::max(lam.minCoeff(), 1e-300), std::exp(h), lam.maxCoeff() / lam.sum()};
 }
 
+TrainConfig arm_config(const std::string& arm, double lr, int steps, std::uint64_t seed) {
+  if (arm != "adamw-hps") return training::config(arm, lr, steps, seed);
+  TrainConfig c = training::config("adamw", lr, steps, seed);
+  c.beta = 0.95, c.beta2 = 0.99;  // tab:hps, AdamW's row
+  return c;
+}
+
 SeedRun probe_run(const training::TaskSpec& t, const TrainConfig& cfg, bool hidden) {
   using namespace training;
   SeedRun out;
@@ -26,7 +33,7 @@ SeedRun probe_run(const training::TaskSpec& t, const TrainConfig& cfg, bool hidd
   Mat Xp, Tp;
   Stream ps(cfg.seed, 7, Purpose::aux);
   t.task.sample(ps, 512, Xp, Tp);
-  std::array<double, 3> acc{0, 0, 0};
+  std::array<double, kDiagnostics> acc{0, 0, 0, 0};
   int count = 0;
   auto hook = [&](const Trainer& tr, int step) {
     if (step % 10 != 0) return;
@@ -54,12 +61,12 @@ SeedRun probe_run(const training::TaskSpec& t, const TrainConfig& cfg, bool hidd
       if (pred.norm() > 0 && d.norm() > 0) rc += pred.dot(d) / (pred.norm() * d.norm()), ++rn;
     }
     const double rcos = rn ? rc / rn : 0.0;
-    acc[0] += cs, acc[1] += e, acc[2] += rcos;
+    acc[0] += cs, acc[1] += e, acc[2] += rcos, acc[3] += r;
     ++count;
-    out.points.push_back({step / 10, {cs, e, rcos}});
+    out.points.push_back({step / 10, {cs, e, rcos, r}});
   };
   train(net, t.task, cfg, hook);
-  out.v = {count ? acc[0] / count : 0, count ? acc[1] / count : 0, count ? acc[2] / count : 0};
+  for (int d = 0; d < kDiagnostics; ++d) out.v[static_cast<std::size_t>(d)] = count ? acc[static_cast<std::size_t>(d)] / count : 0;
   if (hidden) {
     // Hidden layer's input covariance at the end of training (probe activations).
     MlpCache c;

@@ -20,10 +20,20 @@ namespace t18 {
 constexpr double kFavourableFraction = 0.95;
 constexpr double kDesignPower = 0.9;  // the ledger's power floor
 // The paper's directions for AK-AdamW against AdamW [fig:diag-grad-func]: +1 higher, −1 lower.
-constexpr int kDirection[3] = {+1, -1, +1};
-constexpr int kDirectionalChecks = 3 * 3;  // tasks × diagnostics, Adam pair
-inline const char* const kDiagnostic[3] = {"cos(M,g)", "e_t", "cos(Mx̂,δ)"};
-inline const std::vector<std::string> kArms{"sgd-m", "ak-sgd", "adamw", "ak-adamw"};
+// The fourth diagnostic, r = ‖M‖/‖g‖, carries no claimed direction: it is reported beside e_t
+// because e² = (1 − r·cos)² + r²·sin² mixes the buffer's scale r with its alignment cos.
+constexpr int kDiagnostics = 4, kDirected = 3;
+constexpr int kDirection[kDirected] = {+1, -1, +1};
+inline const char* const kDiagnostic[kDiagnostics] = {"cos(M,g)", "e_t", "cos(Mx̂,δ)", "r=‖M‖/‖g‖"};
+// Arms. AdamW twice: at PyTorch's defaults (β1 = 0.9, β2 = 0.999; training_common.hpp) and at
+// the paper's tab:hps setting (β1 = 0.95, β2 = 0.99), each a reference for AK-AdamW.
+inline const std::vector<std::string> kArms{"sgd-m", "ak-sgd", "adamw", "ak-adamw", "adamw-hps"};
+/// The AK − base pairs, as (base arm, AK arm) indices into kArms; pairs 1 and 2 are AK-AdamW's.
+inline const std::vector<std::pair<int, int>> kArmPairs{{0, 1}, {2, 3}, {4, 3}};
+constexpr int kAdamReferences = 2;
+constexpr int kDirectionalChecks = 3 * kDirected * kAdamReferences;  // tasks × diagnostics × AdamW references
+/// The training configuration of an arm (adamw-hps: AdamW with tab:hps's β1, β2).
+TrainConfig arm_config(const std::string& arm, double lr, int steps, std::uint64_t seed);
 
 /// Condition number, effective rank exp(H(λ/Σλ)) and top-1 fraction of a spectrum.
 struct Summaries {
@@ -35,8 +45,8 @@ Summaries summarize(const Vec& lam_in);
 /// every 10 steps, the worst relative miss of e² = r² − 2r·cos + 1, and for the teacher
 /// task's seed 0 the hidden layer's input covariance at the end.
 struct SeedRun {
-  std::array<double, 3> v{0, 0, 0};
-  std::vector<std::pair<int, std::array<double, 3>>> points;  // (step/10, (cos, e, rcos))
+  std::array<double, kDiagnostics> v{0, 0, 0, 0};
+  std::vector<std::pair<int, std::array<double, kDiagnostics>>> points;  // (step/10, (cos, e, rcos, r))
   double worst_identity = 0;
   std::optional<Summaries> hidden;
 };
@@ -51,7 +61,7 @@ struct ArmRun {
 
 /// One AK − base paired gap on one diagnostic, over the evaluation seeds.
 struct Gap {
-  int pair, diagnostic;  // pair p: arms 2p (base) and 2p + 1 (AK)
+  int pair, diagnostic;  // pair p: kArmPairs[p] = (base, AK)
   double mean, sd;
   int ak_higher, ak_lower;
   double p;  // two-sided sign test
