@@ -82,18 +82,23 @@ TEST(DocumentedFma, KnownCoresHaveARateAndUnknownOnesAName) {
 // W4's GEMM beats the double FMA ceiling, as it did at 115% on a Zen 4 virtual machine.
 namespace {
 
-nlohmann::json limit(double fraction, std::vector<std::string> ceilings) {
+using nlohmann::json;
+
+json limit(double fraction, json ceilings) {
   return {{"binding", "FMA peak"}, {"ceilings", ceilings}, {"fraction_of_limit", fraction}};
 }
 
 TEST(ContradictedCeilings, AWorkloadAboveItsCeilingContradictsItAndEveryFractionOnIt) {
-  nlohmann::json machine = nlohmann::json::object();
-  nlohmann::json rows = nlohmann::json::array();
-  rows.push_back({{"workload", "W1"}, {"precision", "double"}, {"limit", limit(0.8, {"normals_double", "fma_double"})}});
-  rows.push_back({{"workload", "W1"}, {"precision", "float"}, {"limit", limit(0.7, {"normals_float", "fma_float"})}});
-  rows.push_back({{"workload", "W3s"}, {"precision", "double"}, {"limit", limit(0.3, {"fma_double"})}});
-  rows.push_back({{"workload", "W4"}, {"gemm", "eigen"}, {"precision", "double"}, {"limit", limit(1.146, {"fma_double"})},
-                  {"one_call", {{"ceilings", {"fma_one_core_double"}}, {"fraction_of_one_core_fma", 0.54}}}});
+  json machine = json::object();
+  json rows = json::array();
+  rows.push_back({{"workload", "W1"}, {"precision", "double"},
+                  {"limit", limit(0.8, {{"normals_double", 0.75}, {"fma_double", 0.05}})}});
+  rows.push_back({{"workload", "W1"}, {"precision", "float"},
+                  {"limit", limit(0.7, {{"normals_float", 0.65}, {"fma_float", 0.05}})}});
+  rows.push_back({{"workload", "W3s"}, {"precision", "double"}, {"limit", limit(0.3, {{"fma_double", 0.3}})}});
+  rows.push_back({{"workload", "W4"}, {"gemm", "eigen"}, {"precision", "double"},
+                  {"limit", limit(1.146, {{"fma_double", 1.146}})},
+                  {"one_call", {{"ceilings", {{"fma_one_core_double", 0.54}}}, {"fraction_of_one_core_fma", 0.54}}}});
   EXPECT_EQ(akm::app::judge_ceilings(machine, rows), 1);
   ASSERT_EQ(machine["contradicted_ceilings"].size(), 1u);
   EXPECT_EQ(machine["contradicted_ceilings"][0]["ceiling"], "fma_double");
@@ -102,7 +107,7 @@ TEST(ContradictedCeilings, AWorkloadAboveItsCeilingContradictsItAndEveryFraction
   // No fraction above 100% is kept, and none that rests on the contradicted ceiling.
   for (int i : {0, 2, 3}) {
     EXPECT_TRUE(rows[i]["limit"]["fraction_of_limit"].is_null()) << rows[i].dump();
-    EXPECT_TRUE(rows[i]["limit"]["contradicted"].get<bool>());
+    EXPECT_EQ(rows[i]["limit"]["contradicted"], "ceiling");
   }
   EXPECT_DOUBLE_EQ(rows[3]["limit"]["measured_over_limit"].get<double>(), 1.146);
   // Other ceilings stand: the float row and W4's per-call ceiling keep their fractions.
@@ -110,11 +115,25 @@ TEST(ContradictedCeilings, AWorkloadAboveItsCeilingContradictsItAndEveryFraction
   EXPECT_DOUBLE_EQ(rows[3]["one_call"]["fraction_of_one_core_fma"].get<double>(), 0.54);
 }
 
+// A sum of parts beaten while each part stands: the model is contradicted, not a ceiling.
+TEST(ContradictedCeilings, ABeatenSumOfPartsContradictsOnlyItsModel) {
+  json machine = json::object();
+  json rows = json::array();
+  rows.push_back({{"workload", "W2"}, {"precision", "float"},
+                  {"limit", limit(1.2, {{"normals_float", 0.7}, {"fma_float", 0.5}})}});
+  rows.push_back({{"workload", "W4"}, {"precision", "float"}, {"limit", limit(0.5, {{"fma_float", 0.5}})}});
+  EXPECT_EQ(akm::app::judge_ceilings(machine, rows), 0);
+  EXPECT_TRUE(machine["contradicted_ceilings"].empty());
+  EXPECT_TRUE(rows[0]["limit"]["fraction_of_limit"].is_null());
+  EXPECT_EQ(rows[0]["limit"]["contradicted"], "model");
+  EXPECT_DOUBLE_EQ(rows[1]["limit"]["fraction_of_limit"].get<double>(), 0.5);
+}
+
 TEST(ContradictedCeilings, ARunWithinEveryCeilingIsLeftAlone) {
-  nlohmann::json machine = nlohmann::json::object();
-  nlohmann::json rows = nlohmann::json::array();
-  rows.push_back({{"workload", "W4"}, {"precision", "float"}, {"limit", limit(1.0, {"fma_float"})}});
-  const nlohmann::json before = rows;
+  json machine = json::object();
+  json rows = json::array();
+  rows.push_back({{"workload", "W4"}, {"precision", "float"}, {"limit", limit(1.0, {{"fma_float", 1.0}})}});
+  const json before = rows;
   EXPECT_EQ(akm::app::judge_ceilings(machine, rows), 0);
   EXPECT_EQ(rows, before);  // exactly 100% is within the ceiling
   EXPECT_TRUE(machine["contradicted_ceilings"].empty());

@@ -16,6 +16,10 @@ void each_limit(json& row, Fn fn) {
   if (row.contains("one_call") && row["one_call"].is_object()) fn(row["one_call"], "fraction_of_one_core_fma");
 }
 
+bool judged(const json& lim, const char* key) {
+  return lim.contains(key) && lim[key].is_number() && lim.contains("ceilings") && lim["ceilings"].is_object();
+}
+
 std::string row_name(const json& row) {
   std::string s = row.value("workload", std::string("?"));
   if (row.contains("gemm")) s += " " + row["gemm"].get<std::string>();
@@ -29,27 +33,23 @@ int judge_ceilings(json& machine, json& rows) {
   std::set<std::string> names;
   for (auto& row : rows)
     each_limit(row, [&](json& lim, const char* key) {
-      if (!lim.contains(key) || !lim[key].is_number() || !lim.contains("ceilings")) return;
-      const double fr = lim[key].get<double>();
-      if (!(fr > 1.0)) return;
-      for (const auto& c : lim["ceilings"]) {
-        const std::string name = c.get<std::string>();
-        if (names.insert(name).second)
+      if (!judged(lim, key)) return;
+      for (const auto& [name, part] : lim["ceilings"].items())
+        if (part.is_number() && part.get<double>() > 1.0 && names.insert(name).second)
           contradicted.push_back({{"ceiling", name},
                                   {"exceeded_by", row_name(row)},
-                                  {"measured_over_ceiling", fr},
-                                  {"binding", lim.value("binding", std::string(key))}});
-      }
+                                  {"measured_over_ceiling", part.get<double>()}});
     });
   for (auto& row : rows)
     each_limit(row, [&](json& lim, const char* key) {
-      if (!lim.contains(key) || !lim[key].is_number() || !lim.contains("ceilings")) return;
-      bool hit = false;
-      for (const auto& c : lim["ceilings"]) hit = hit || names.count(c.get<std::string>()) > 0;
-      if (!hit) return;
+      if (!judged(lim, key)) return;
+      bool ceiling = false;
+      for (const auto& [name, part] : lim["ceilings"].items()) ceiling = ceiling || names.count(name) > 0;
+      const bool model = lim[key].get<double>() > 1.0;
+      if (!ceiling && !model) return;
       lim["measured_over_limit"] = lim[key];
       lim[key] = nullptr;
-      lim["contradicted"] = true;
+      lim["contradicted"] = ceiling ? "ceiling" : "model";
     });
   machine["contradicted_ceilings"] = contradicted;
   return int(names.size());
