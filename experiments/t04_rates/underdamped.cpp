@@ -1,4 +1,5 @@
-// T4 rates — the explicit underdamped condition [rem:underdamped-typicality].
+// T4 rates — the explicit underdamped condition [rem:underdamped-typicality], and the best
+// rate over step sizes [lem:loss-free-det].
 //
 // (1) eq:underdamped-cond: the eq:iter-matrices map is underdamped (a complex eigenvalue
 //     pair) iff α·c lies in ((1−√det)², (1+√det)²), det = β̃_i for the delta rule and β for
@@ -11,6 +12,7 @@
 //     in the memory, mean value theorem): the O(ηλ̂_i) of the remark, as an exact bound.
 #include <array>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include <Eigen/Eigenvalues>
@@ -101,6 +103,22 @@ bool leading_order(ExperimentContext& ctx, const std::string& at, double alpha_c
   return true;
 }
 
+// [lem:loss-free-det] min over α of ρ(A(α)) = √det A, for any coupling c: ρ ≥ √det at every
+// α (lem:det-bound) and = √det on the band of eq:underdamped-cond, which is non-empty. The scan
+// takes α·c on 2001 log-spaced points from (1−√det)²/100 to (1+√det)²·100 and the window's
+// centre 1 + det (tr A = 0); a scan below √det (the bound broken) or above it (the band empty
+// or missed) fails. The rival is the other rule's best rate (√β for the delta rule, √β̃ for EMA).
+void best_rate(ExperimentContext& ctx, const std::string& at, const std::function<Mat2(double)>& map_at_alpha_c,
+               double det, double rival_det, const std::string& rival_label) {
+  const auto band = *theory::underdamped_band(det);
+  const double lo = std::log(band.first / 100.0), hi = std::log(band.second * 100.0);
+  double best = theory::spectral_radius(map_at_alpha_c(1.0 + det));
+  for (int q = 0; q <= 2000; ++q)
+    best = std::min(best, theory::spectral_radius(map_at_alpha_c(std::exp(lo + (hi - lo) * q / 2000.0))));
+  ctx.checks.exact(fmt::format("best-rate/{}: min over alpha of rho(A) = sqrt(det A)", at), std::sqrt(det), best, 1e-12);
+  ctx.checks.against(std::sqrt(rival_det), rival_label);
+}
+
 std::string grid_tag(double beta, double eta, double lam_hat) {
   return fmt::format("beta={:g} eta={:g} lh={:g}", beta, eta, lam_hat);
 }
@@ -133,6 +151,16 @@ nlohmann::json underdamped_window(ExperimentContext& ctx, const std::vector<Sett
             classify(ctx, "ema", fmt::format("{} kappa={:g}/{}", tag, kappa, p.where), A, alpha * A(1, 0), beta, bt,
                      ema_rival, ema);
           }
+        }
+        // [lem:loss-free-det] the best rate over α, at each coupling of the grid.
+        for (const double kappa : kGridKappa) {
+          const double c = eta * kappa, c_ema = (1.0 - beta) * kappa;
+          best_rate(ctx, fmt::format("delta/{} kappa={:g}", tag, kappa),
+                    [&](double ac) { return theory::iter_matrix_ak(ac / c, c, bt); }, bt, beta,
+                    "EMA's best rate sqrt(beta)");
+          best_rate(ctx, fmt::format("ema/{} kappa={:g}", tag, kappa),
+                    [&](double ac) { return theory::iter_matrix_ema(ac / c_ema, beta, kappa); }, beta, bt,
+                    "delta rule's best rate sqrt(beta_tilde)");
         }
         // The leading-order match over both windows' placements (κ does not enter: α·c does).
         for (const auto& [rule, det] : {std::pair<const char*, double>{"delta", bt}, {"ema", beta}})

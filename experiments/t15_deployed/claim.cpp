@@ -1,4 +1,4 @@
-// T15 deployed — [eq:deployed, eq:factored, eq:dispatch, app:deployed]
+// T15 deployed — [eq:deployed, eq:factored, eq:dispatch, app:deployed, app:related]
 //
 // The deployed batch rule M ← βM + η(G − MΣ̂_B), G = ΔᵀX̂/N, Σ̂_B = X̂ᵀX̂/N.
 // (1) Orders: the Gram order M(X̂ᵀX̂)/N, the through-N order (MX̂ᵀ)X̂/N and the factored form
@@ -19,6 +19,9 @@
 //     the slope fitted over N ∈ [N_min, N_max] (first-order, diagonal-coupling estimate).
 //     The fitted slope (weighted least squares on log V, errors from the trials) is
 //     checked against −1.
+// (4) AdamW as the null case [app:related]: the rule with its state-dependent term dropped
+//     against eq:ema-update, one step on random instances (null_case below).
+#include <array>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -84,6 +87,41 @@ Orders compare_orders(ExperimentContext& ctx) {
   return o;
 }
 
+/// [app:related] AdamW as the null case of the mechanism: eq:dm-factored with its
+/// state-dependent term ηx_tx_tᵀ dropped is M ← βM + ηδkᵀ (k = x raw, x̂ normalized). One step
+/// from a random M on random (δ, x) against eq:ema-update (rules::ema): with the raw key it is
+/// eq:ema-update at η = 1 − β, and its distance from it at another η is the closed form
+/// |η − (1−β)|·‖δxᵀ‖/‖EMA step‖; with the normalized key at η = 1 − β it is the EMA of
+/// δx̂ᵀ = g/‖x‖, at distance (1−β)|1/‖x‖ − 1|·‖δxᵀ‖/‖EMA step‖ from eq:ema-update, 0 only at ‖x‖ = 1.
+struct NullCase {
+  double raw_match = 0, normalized_match = 0;  ///< max rel diff: raw at η = 1−β vs EMA; normalized vs EMA of g/‖x‖
+  std::vector<std::array<double, 4>> distances;  ///< per instance: raw (predicted, measured), normalized (predicted, measured)
+};
+
+NullCase null_case(ExperimentContext& ctx) {
+  NullCase o;
+  Stream s(derive_seed(ctx.opts.seed, "T15/null-case"), 0, Purpose::aux);
+  for (int k = 0; k < 5; ++k) {
+    Mat M0(kM, kN);
+    Vec d(kM), x(kN);
+    for (int j = 0; j < kN; ++j)
+      for (int i = 0; i < kM; ++i) M0(i, j) = s.normal();
+    for (int i = 0; i < kM; ++i) d[i] = s.normal();
+    for (int j = 0; j < kN; ++j) x[j] = s.normal();
+    const Vec xh = x / x.norm();
+    auto null_step = [&](const Vec& key, double eta) { return Mat(kBeta * M0 + eta * d * key.transpose()); };
+    Mat ema = M0, ema_scaled = M0;
+    rules::ema(ema, d, x, kBeta);
+    rules::ema(ema_scaled, d, xh, kBeta);  // the EMA of δx̂ᵀ = g/‖x‖
+    o.raw_match = std::max(o.raw_match, rel_diff(ema, null_step(x, 1 - kBeta)));
+    o.normalized_match = std::max(o.normalized_match, rel_diff(ema_scaled, null_step(xh, 1 - kBeta)));
+    const double g = (d * x.transpose()).norm(), e = ema.norm();
+    o.distances.push_back({std::abs(kEta - (1 - kBeta)) * g / e, (null_step(x, kEta) - ema).norm() / e,
+                           (1 - kBeta) * std::abs(1 / x.norm() - 1) * g / e, (null_step(xh, 1 - kBeta) - ema).norm() / e});
+  }
+  return o;
+}
+
 /// Per batch size: the entry of E[M_T] farthest from its prediction (in standard errors).
 struct Worst {
   double predicted = 0, measured = 0, se = 1;
@@ -144,6 +182,7 @@ static void t15_deployed(ExperimentContext& ctx) {
 
   // ---- Simulate: the orders on random inputs; the deployed rule at every batch size ----
   const Orders orders = compare_orders(ctx);
+  const NullCase null = null_case(ctx);
   auto kernel = [&](long long trial, double* out) {
     for (int b = 0; b < nb; ++b) {
       const int N = kBatch[b];
@@ -184,6 +223,22 @@ static void t15_deployed(ExperimentContext& ctx) {
                    1e-12);
   ctx.checks.exact("orders/N = 1 batch rule = per-sample rule [eq:dm-norm-update]", 0.0, orders.worst_single, 0.0,
                    1e-12);
+  // [app:related] the null case: eq:ema-update only at η = 1 − β and with the raw key.
+  ctx.checks.exact("null-case/raw key, η = 1 − β: βM + ηδxᵀ = eq:ema-update (max rel diff)", 0.0, null.raw_match,
+                   0.0, 1e-12);
+  ctx.checks.exact("null-case/normalized key, η = 1 − β: βM + ηδx̂ᵀ = the EMA of g/‖x‖ (max rel diff)", 0.0,
+                   null.normalized_match, 0.0, 1e-12);
+  for (std::size_t k = 0; k < null.distances.size(); ++k) {
+    const auto& dk = null.distances[k];
+    ctx.checks.exact(fmt::format("null-case/raw key, η = {:g} ≠ 1 − β, instance {}: distance from eq:ema-update = "
+                                 "|η − (1−β)|‖δxᵀ‖/‖EMA step‖", kEta, k + 1),
+                     dk[0], dk[1], 1e-10);
+    ctx.checks.against(0.0, "eq:ema-update exactly (app:related as written)");
+    ctx.checks.exact(fmt::format("null-case/normalized key, η = 1 − β, instance {}: distance from eq:ema-update = "
+                                 "(1−β)|1/‖x‖ − 1|‖δxᵀ‖/‖EMA step‖", k + 1),
+                     dk[2], dk[3], 1e-10);
+    ctx.checks.against(0.0, "eq:ema-update exactly (app:related as written)");
+  }
   for (int b = 0; b < nb; ++b) {
     const Worst& w = worst[static_cast<std::size_t>(b)];
     ctx.checks.mc_family(fmt::format("fixed-point/N={}/E[M_T] = M*(I − (βI−ηΣ̂)^T) entries (worst of {})", kBatch[b], ne),
