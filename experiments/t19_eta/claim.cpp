@@ -143,8 +143,11 @@ static void t19_eta(ExperimentContext& ctx) {
     designs_of[opt] = {n, assurance_at(sts, n), power_at(sts, n, level), alpha_refute,
                        t_quantile(n - 1, kAlphaEquiv), t_quantile(n - 1, ctx.opts.family_alpha / (2 * n_diffs))};
     for (auto& st : studies[opt]) {
-      st.plan = seed_plan(ctx.opts.seed, "eta/" + st.task->name + "/" + opt,
-                          ProtocolSpec{static_cast<int>(grid.size()), tuning_seeds, n});
+      const std::string study = "eta/" + st.task->name + "/" + opt;
+      st.plan = seed_plan(ctx.opts.seed, study, ProtocolSpec{static_cast<int>(grid.size()), tuning_seeds, n});
+      // Confirmatory evaluation (t19_eta.hpp, kEvalStream): fresh seeds from a stream of their own.
+      st.plan.evaluation = seed_plan(ctx.opts.seed, study + "/" + kEvalStream,
+                                     ProtocolSpec{static_cast<int>(grid.size()), 1, n}).evaluation;
       st.L = sweep(st, steps, st.plan.evaluation, ctx.opts.threads);
     }
   }
@@ -162,6 +165,16 @@ static void t19_eta(ExperimentContext& ctx) {
       const std::string& tn = st.task->name;
       ctx.checks.exact(fmt::format("tuning/{}/{}: chosen rate inside the grid", tn, opt), 1.0,
                        st.tuning.chosen > 0 && st.tuning.chosen + 1 < grid.size() ? 1.0 : 0.0).design();
+      // The confirmatory seeds share none with the seeds already seen: the tuning and pilot
+      // seeds, and the earlier design's evaluation seeds (the study's own "eval/" stream).
+      const SeedPlan seen = seed_plan(ctx.opts.seed, "eta/" + tn + "/" + opt,
+                                      ProtocolSpec{static_cast<int>(grid.size()), kPilotSeeds, kMaxSeeds});
+      bool fresh = true;
+      for (auto e : st.plan.evaluation)
+        for (const auto* v : {&seen.tuning, &seen.evaluation})
+          fresh = fresh && std::find(v->begin(), v->end(), e) == v->end();
+      ctx.checks.exact(fmt::format("seeds/{}/{}: evaluation seeds ({}) disjoint from every seed seen before",
+                                   tn, opt, kEvalStream), 1.0, fresh ? 1.0 : 0.0).design();
       ctx.checks.exact(fmt::format("margin/{}/{}: η = 0.01 degrades the tuned loss on the tuning seeds (D > 0)",
                                    tn, opt), 1.0, st.margin_derived ? 1.0 : 0.0).design();
     }
@@ -257,7 +270,7 @@ static void t19_eta(ExperimentContext& ctx) {
   ctx.out.write_csv("data_eta_pairs.csv", pairs);
   ctx.out.write_csv("data_trend.csv", trend);
   ctx.params = {{"etas", kEtas}, {"basin", basin_etas()}, {"beta", 0.99}, {"steps", steps},
-                {"tuning_seeds", tuning_seeds}, {"pilot_seeds", ctx.opts.quick ? tuning_seeds : kPilotSeeds},
+                {"tuning_seeds", tuning_seeds}, {"evaluation_stream", kEvalStream}, {"pilot_seeds", ctx.opts.quick ? tuning_seeds : kPilotSeeds},
                 {"tuning_trials", grid.size()}, {"tuning_eta", kTuningEta},
                 {"lr_grid", grid}, {"design", design_json},
                 {"margin_rule", "margin = ρ × D, ρ = 0.015 / (3.063 − 3.0306) (tab:eta-sweep: basin spread over the "
