@@ -12,7 +12,8 @@ set output 'cos-linear.png'
 plot 'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/sgd-m' ? $3 : NaN) with lines lw 2 title 'sgd-m', \
      'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/ak-sgd' ? $3 : NaN) with lines lw 2 title 'ak-sgd', \
      'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/adamw' ? $3 : NaN) with lines lw 2 title 'adamw', \
-     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/ak-adamw' ? $3 : NaN) with lines lw 2 title 'ak-adamw'
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/ak-adamw' ? $3 : NaN) with lines lw 2 title 'ak-adamw', \
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'linear/adamw-hps' ? $3 : NaN) with lines lw 2 title 'adamw-hps'
 set terminal svg size 900,600 dynamic enhanced
 set output 'cos-linear.svg'
 replot

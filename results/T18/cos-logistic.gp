@@ -12,7 +12,8 @@ set output 'cos-logistic.png'
 plot 'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'logistic/sgd-m' ? $3 : NaN) with lines lw 2 title 'sgd-m', \
      'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'logistic/ak-sgd' ? $3 : NaN) with lines lw 2 title 'ak-sgd', \
      'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'logistic/adamw' ? $3 : NaN) with lines lw 2 title 'adamw', \
-     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'logistic/ak-adamw' ? $3 : NaN) with lines lw 2 title 'ak-adamw'
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'logistic/ak-adamw' ? $3 : NaN) with lines lw 2 title 'ak-adamw', \
+     'data_trajectories.csv' every ::1 using 2:(strcol(1) eq 'logistic/adamw-hps' ? $3 : NaN) with lines lw 2 title 'adamw-hps'
 set terminal svg size 900,600 dynamic enhanced
 set output 'cos-logistic.svg'
 replot

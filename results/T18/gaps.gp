@@ -2,7 +2,7 @@
 # Re-render gaps.png and gaps.svg from inside this folder:  gnuplot gaps.gp
 set datafile separator ','
 set datafile missing NaN
-set title 'T18 AK − base gaps (mean ± sd over seeds); per task: cos(M,g), e_t, cos(Mx̂,δ) × (SGD pair, Adam pair)'
+set title 'T18 AK − base gaps (mean ± sd over seeds); per task: (SGD pair, AK-AdamW − AdamW, AK-AdamW − AdamW(tab:hps)) × (cos(M,g), e_t, cos(Mx̂,δ), r)'
 set xlabel 'row of data_gaps.csv'
 set ylabel 'gap'
 set grid
