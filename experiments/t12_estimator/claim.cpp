@@ -1,4 +1,5 @@
-// T12 estimator — [app:estimator-and-preconditioner, def:wms, def:fms, cor:fixedpoint-normalized]
+// T12 estimator — [app:estimator-and-preconditioner, def:wms, def:fms, cor:fixedpoint-normalized,
+//                 app:mom-grad-cos-sim (the prediction error against r and cos, at the end)]
 //
 // The appendix's claims hold for every PSD Σ̂, so they are checked deterministically over a
 // fixed, seeded family of instances: unit-trace Σ̂ = U diag(λ̂) Uᵀ with Haar U, λ̂ spanning
@@ -18,6 +19,7 @@
 // cosine and descent ratio; data_family.csv its λ̂_i and ‖Ĝu_i‖² (all a prediction needs).
 // Ĝ is projected onto range(Σ̂): Ĝ = E[δx̂ᵀ] never has a component along a null direction of
 // Σ̂ (x̂ ⟂ u almost surely there), and without that projection the J_f supremum is +∞.
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -67,6 +69,35 @@ static void t12_estimator(ExperimentContext& ctx) {
     if (w.bound) ctx.checks.at_most(label, 1.0, w.value, 1e-10);
     else ctx.checks.exact(label, 0.0, w.value, 0.0, 1e-10);
     if (is_design(name)) ctx.checks.design();
+  }
+
+  // [app:mom-grad-cos-sim] The prediction error e = ‖M − g‖/‖g‖ against r = ‖M‖/‖g‖ and
+  // cos(M, g): e² = 1 − 2r·cos + r² = (1 − r·cos)² + r²sin², so e is not a function of
+  // 1 − r·cos alone. Two buffers with the same 1 − r·cos = ½ built on a random g, (r, cos) =
+  // (½, 1) and (1, ½), give e = ½ and e = 1: the gap is ½ where "e monotone in 1 − r·cos"
+  // predicts 0. The identity itself over random (M, g) at every r and cos.
+  {
+    Stream s(derive_seed(ctx.opts.seed, "T12/prediction-error"), 0, Purpose::aux);
+    auto normal_vec = [&s](int n) {
+      Vec v(n);
+      for (int i = 0; i < n; ++i) v[i] = s.normal();
+      return v;
+    };
+    auto error = [](const Vec& M, const Vec& g) { return (M - g).norm() / g.norm(); };
+    double worst = 0.0;
+    for (int k = 0; k < 100; ++k) {
+      const Vec M = normal_vec(8) * std::exp(s.normal()), g = normal_vec(8);
+      const double r = M.norm() / g.norm(), c = M.dot(g) / (M.norm() * g.norm()), e = error(M, g);
+      worst = std::max(worst, std::abs(e * e - (1.0 - 2.0 * r * c + r * r)) / std::max(1.0, r * r));
+    }
+    ctx.checks.exact("prediction-error/e² = 1 − 2r·cos + r² over 100 random (M, g) (max rel diff)", 0.0, worst, 0.0, 1e-12);
+    const Vec g = normal_vec(8), u = g / g.norm();
+    Vec w = normal_vec(8);
+    w = (w - w.dot(u) * u).normalized();
+    auto buffer = [&](double r, double c) { return Vec(g.norm() * r * (c * u + std::sqrt(1.0 - c * c) * w)); };
+    ctx.checks.exact("prediction-error/e at (r, cos) = (1, ½) minus e at (½, 1), both with 1 − r·cos = ½", 0.5,
+                     error(buffer(1.0, 0.5), g) - error(buffer(0.5, 1.0), g), 1e-12);
+    ctx.checks.against(0.0, "e a function of 1 − r·cos alone (app:mom-grad-cos-sim as written)");
   }
 
   // ---- Record: instance and family tables, the μ sweep, figures ----
