@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <stdexcept>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -95,6 +96,12 @@ int run_main(int argc, const char* const* argv, bool execute) {
 
   auto cmds = commands();
   std::sort(cmds.begin(), cmds.end(), [](const auto& a, const auto& b) { return a.order < b.order; });
+  // The order is the help's listing order: two commands with one order would list in an
+  // unspecified order (std::sort is not stable), so a shared order is a programming error.
+  for (std::size_t i = 1; i < cmds.size(); ++i)
+    if (cmds[i].order == cmds[i - 1].order)
+      throw std::logic_error(fmt::format("commands '{}' and '{}' share the order {}", cmds[i - 1].name,
+                                         cmds[i].name, cmds[i].order));
   std::map<std::string, Plan> plans;
   std::string names;
   for (const auto& c : cmds) {

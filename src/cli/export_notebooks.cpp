@@ -17,7 +17,7 @@ struct ExportFlags {
   std::string out;  // empty: notebooks_export/ next to the results folder
 };
 
-const RegisterCommand export_cmd(40, "export-notebooks", [](CLI::App& app) -> Action {
+const RegisterCommand export_cmd(38, "export-notebooks", [](CLI::App& app) -> Action {
   auto f = std::make_shared<ExportFlags>();
   auto* cmd = app.add_subcommand(
       "export-notebooks",

@@ -64,7 +64,7 @@ void print_statement(const nlohmann::json& s) {
   for (const auto& f : s.at("findings")) std::cout << "  finding: " << f.get<std::string>() << "\n";
 }
 
-const RegisterCommand ledger_cmd(45, "ledger", [](CLI::App& app) -> Plan {
+const RegisterCommand ledger_cmd(44, "ledger", [](CLI::App& app) -> Plan {
   auto st = std::make_shared<LedgerState>();
   LedgerFlags& f = st->flags;
   auto* cmd = app.add_subcommand("ledger", "a verdict per statement of the paper, from the claim ledger and the "
