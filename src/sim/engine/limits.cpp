@@ -11,7 +11,7 @@
 // empty asm statements, which held in one build and spilled in another once the loop was
 // inlined elsewhere (a third of Zen 4's documented rate; W4 then read 115–160%). The loop is
 // cross-checked against the documented rate, cores × FMA pipes × lanes × 2 × clock
-// (documented_fma()), and its rate is the best of kFmaSlices slices (below).
+// (documented_fma()), and its rate is the best of ten slices (best_rate).
 #include <unistd.h>
 
 #include <algorithm>
@@ -48,10 +48,27 @@ double since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-// The best of kFmaSlices equal slices: a slice that shares its core's FMA pipes with anything
-// else (a preemption, a hypervisor's neighbour on the same physical core) only runs slower, so
-// the fastest slice is the core's own rate, as for the clock (best_rate below).
-constexpr int kFmaSlices = 10;
+// The best rate of `chain` (ops per call) over ten slices of seconds/10: preemption, frequency
+// dips and anything else sharing the core (a hypervisor's neighbour on the same physical core)
+// only lower a slice's rate, so the maximum is the core's own. The clock and the FMA peak use it.
+constexpr int kSlices = 10;
+template <class Chain>
+double best_rate(double seconds, long long ops_per_call, Chain chain) {
+  double best = 0.0;
+  for (int slice = 0; slice < kSlices; ++slice) {
+    long long ops = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    double el = 0.0;
+    do {
+      chain();
+      ops += ops_per_call;
+      el = since(t0);
+    } while (el < seconds / kSlices);
+    best = std::max(best, double(ops) / el);
+  }
+  return best;
+}
+
 constexpr int kAcc = 12;                 // independent accumulators (header)
 constexpr long long kBlock = 1 << 14;    // loop iterations per fma_block call
 
@@ -98,22 +115,11 @@ double fma_loop(double seconds) {
   V b, c, a[kAcc];
   for (int l = 0; l < lanes; ++l) b[l] = T(0.999999), c[l] = T(1e-7);
   for (int j = 0; j < kAcc; ++j) a[j] = b * T(j + 1);
-  double best = 0.0;
-  for (int slice = 0; slice < kFmaSlices; ++slice) {
-    long long iters = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    double el = 0.0;
-    do {
-      fma_block(a, b, c, kBlock);
-      iters += kBlock;
-      el = since(t0);
-    } while (el < seconds / kFmaSlices);
-    best = std::max(best, 2.0 * kAcc * lanes * double(iters) / el);
-  }
+  const double rate = best_rate(seconds, 2LL * kAcc * lanes * kBlock, [&] { fma_block(a, b, c, kBlock); });
   V sum = b;
   for (const V& x : a) sum += x;
   asm volatile("" : : "x"(sum));
-  return best;
+  return rate;
 }
 
 // Runs fn() on `threads` workers of the shared pool at once and sums the rates.
@@ -144,26 +150,6 @@ double ziggurat_peak(Precision p, int threads, double seconds) {
 }
 
 namespace {
-
-// The best rate of `chain` (ops per call) over ten slices of seconds/10: preemption and
-// frequency dips only lower a slice's rate, so the maximum is the core's own.
-constexpr int kSlices = 10;
-template <class Chain>
-double best_rate(double seconds, long long ops_per_call, Chain chain) {
-  double best = 0.0;
-  for (int slice = 0; slice < kSlices; ++slice) {
-    long long ops = 0;
-    const auto t0 = std::chrono::steady_clock::now();
-    double el = 0.0;
-    do {
-      chain();
-      ops += ops_per_call;
-      el = since(t0);
-    } while (el < seconds / kSlices);
-    best = std::max(best, double(ops) / el);
-  }
-  return best;
-}
 
 double cpuinfo_hz() {
   std::ifstream in("/proc/cpuinfo");
