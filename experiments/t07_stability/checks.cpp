@@ -109,13 +109,17 @@ double LawRun::L_se(std::size_t si) const {
   return kSteps / static_cast<double>(cov.size()) * logdet[si].second;
 }
 
-LagView lag_view(const LawRun& lr, const ScaleRun& run, std::size_t l, long long R) {
+LagView lag_view(const LawRun& lr, const ScaleRun& run, std::size_t l) {
   const bool raw = run.arm.key == Key::raw;
   const int n = static_cast<int>(lr.cov.size());
   const Layout L{n};
   const int k = kLags[l];
   LagView v{Vec(n), Vec(n), Vec(n), Vec(n), {}};
-  const Vec e_exact = raw ? Vec() : exact_transport_se(lr.pred, run.arm.eta, k, R);
+  // The exact error from the second-moment map (header of claim.cpp): normalized keys, and
+  // raw keys with a finite fourth moment (the key fed to the buffer is s·x: η s², λ, Q).
+  const Vec e_exact = !raw           ? exact_transport_se(lr.pred.lambda_hat(), lr.pred.fourth, run.arm.eta, k, run.R)
+                      : lr.raw.finite ? exact_transport_se(lr.cov, lr.raw.Q, run.arm.eta * run.s * run.s, k, run.R)
+                                      : Vec();
   for (int i = 0; i < n; ++i) {
     // Per-direction mean factor: β − ηλ̂_i (normalized) or β − ηλ_i s² (raw).
     v.lam_key[i] = raw ? lr.cov[i] * run.s * run.s : lr.pred.lambda_hat()[i];
@@ -123,45 +127,88 @@ LagView lag_view(const LawRun& lr, const ScaleRun& run, std::size_t l, long long
     const double bt_se = raw ? 0.0 : run.arm.eta * lr.pred.lambda_hat_se()[i];
     v.p[i] = std::pow(v.bt[i], k);
     v.pse[i] = k * std::pow(std::abs(v.bt[i]), k - 1) * bt_se;  // delta method
-    // Raw: the sample error (studentized). Normalized: the exact error, with the
-    // sample skewness of the mean (standardized) — the header's reasons.
+    // The exact error with the sample skewness of the mean (standardized) — the header's
+    // reasons; the sample error only where no exact one exists (raw Student-t, not checked).
     MeanEstimate e = run.res.total.estimate(static_cast<Eigen::Index>(L.diag(l, i)));
-    if (!raw) e.se = e_exact[i], e.se_exact = true;
+    if (e_exact.size() > 0) e.se = e_exact[i], e.se_exact = true;
     v.est.push_back(e);
   }
   return v;
 }
 
-void check_law(ExperimentContext& ctx, const LawRun& lr, long long R) {
+Eigen::Index LawRun::top() const {
+  Eigen::Index t = 0;
+  cov.maxCoeff(&t);
+  return t;
+}
+
+SecondMoment second_moment(const LawRun& lr, const ScaleRun& run) {
+  const Eigen::Index t = lr.top();
+  const double c = run.arm.eta * run.s * run.s;  // the raw key is s·x
+  SecondMoment m;
+  m.u = c * lr.cov[t];
+  m.rho = spectral_radius(lr.raw_A(run.s));
+  m.pred = lr.raw_A(run.s)(t, t);
+  // y = β − c x_1²: E y⁴ = Σ_p C(4,p) β^{4−p} (−c)^p E x_1^{2p}; Var y² = E y⁴ − (E y²)².
+  double y4 = 0.0;
+  const double binom[5] = {1, 4, 6, 4, 1};
+  for (int p = 0; p <= 4; ++p) y4 += binom[p] * std::pow(kBeta, 4 - p) * std::pow(-c, p) * lr.raw.even(t, p);
+  m.est = run.res.total.estimate(static_cast<Eigen::Index>(Layout{static_cast<int>(lr.cov.size())}.diag_sq(static_cast<int>(t))));
+  m.se_sample = m.est.se;
+  m.est.se = std::sqrt(std::max(y4 - m.pred * m.pred, 0.0) / static_cast<double>(run.R));
+  m.est.se_exact = true;
+  return m;
+}
+
+void check_law(ExperimentContext& ctx, const LawRun& lr) {
   const std::string& ln = lr.ln;
   check_sigma_hat(ctx, ln, lr.law, lr.mc);
   ctx.checks.exact(ln + "/‖βI − ηx̂x̂ᵀ‖_op = max(β,|β−η|) (worst of 100, relative)", 0.0, lr.worst_opnorm, 0.0, 1e-10);
   ctx.checks.exact(ln + "/x̂(s·x) = x̂(x) for s in 1e-3..1e3 (worst entry)", 0.0, lr.worst_scale, 0.0, 1e-14);
   ctx.checks.design();  // x̂ is scale-free by construction
   const Layout L{static_cast<int>(lr.cov.size())};
+  const Eigen::Index top = lr.top();
   for (const ScaleRun& run : lr.runs) {
     const bool raw = run.arm.key == Key::raw;
     const Vec mean = run.res.total.mean();
-    const bool mean_contracting = raw && run.arm.eta * lr.cov.maxCoeff() * run.s * run.s <= kBeta;
+    const double u = run.arm.eta * lr.cov.maxCoeff() * run.s * run.s;  // ηλ_max s² (raw)
+    const bool mean_contracting = raw && std::abs(kBeta - u) < 1.0;
     for (std::size_t l = 0; l < kLags.size(); ++l) {
       const int k = kLags[l];
       const std::string name = fmt::format("{}/lag={}/E[u_iᵀP_ku_i] = β̃_i^k", run.tag, k);
       // Raw: lag 1 at every scale (the one-step mean factor), longer lags only where the
-      // mean contracts; never for an infinite-fourth-moment law (see the header).
-      if (!raw || (lr.law.finite_fourth_moment() && (k == 1 || mean_contracting))) {
-        const LagView v = lag_view(lr, run, l, R);
+      // mean contracts, |β − ηλ_max s²| < 1; never for an infinite-fourth-moment law (header).
+      if (!raw || (lr.raw.finite && (k == 1 || mean_contracting))) {
+        const LagView v = lag_view(lr, run, l);
         const Eigen::Index w = family(ctx, name, v.p, v.pse, v.est);
         // The EMA buffer's transport is β^k I whatever the keys [eq:ema-update].
         ctx.checks.against(std::pow(kBeta, k), "EMA");
         sensitivity(ctx.checks,
                     [&](double e, double b, double m) { return std::pow(theory::beta_tilde(b, e, m * v.lam_key[w]), k); },
                     run.arm.eta, kBeta);
+        // Inside the window β < ηλ_max s² < 1+β the written condition denies contraction; the
+        // one-step factor along u_1 is β − ηλ_1s² ∈ (−1, 0), and E[P_k] = (βI − ηs²Σ)^k.
+        if (k == 1 && window_scale(run.s) && u > kBeta) {
+          ctx.checks.mc(fmt::format("{}/lag=1/E[u_1ᵀP_1u_1] = β − ηλ_1s² in (−1, 0)", run.tag), v.p[top],
+                        v.est[static_cast<std::size_t>(top)], v.pse[top], rounding(v.p[top]));
+          ctx.checks.against(-1.0, kRivalNoContraction);
+        }
       } else {
-        ctx.gate(name, !lr.law.finite_fourth_moment()
+        ctx.gate(name, !lr.raw.finite
                            ? "raw key with E x⁴ = ∞ (Student-t ν = 3): the Monte-Carlo mean of P_ii has no standard error"
-                           : "raw key at a scale where the mean does not contract (ηλ_max s² > β): lags > 1 are checked only "
-                             "where it does, their sample error is not a usable standard error beyond");
+                           : "raw key at a scale where the mean does not contract (|β − ηλ_max s²| ≥ 1): lags > 1 are checked "
+                             "only where it does");
       }
+    }
+    // The one-step second moment along u_1 at the pre-registered points, with its exact
+    // error: A_11 > 1 proves ρ(A) ≥ A_11 > 1 (A ≥ 0 entrywise), a diverging mean square.
+    // Rademacher keys are left out (P_1(1,1)² = (β − ηλ_1s²)² on every path), Student-t
+    // ν = 3 too (E x⁴ = ∞: the mean square is infinite after one step at every η > 0).
+    if (raw && window_scale(run.s) && lr.raw.finite && lr.law.law().kind != "rademacher") {
+      const SecondMoment m = second_moment(lr, run);
+      ctx.checks.mc(fmt::format("{}/lag=1/E[(u_1ᵀP_1u_1)²] = A_11 = β² − 2βηλ_1s² + η²s⁴E[x_1⁴]", run.tag), m.pred,
+                    m.est, 0.0, rounding(m.pred));
+      ctx.checks.against(1.0, kRivalMeanSquare);
     }
     if (raw) {
       const double L_pred = lr.L_pred(run.si);
@@ -169,6 +216,12 @@ void check_law(ExperimentContext& ctx, const LawRun& lr, long long R) {
       ctx.checks.mc(run.tag + "/mean (1/n)log|det P_T| = L(s)", L_pred,
                     run.res.total.estimate(static_cast<Eigen::Index>(L.det_bound())), lr.L_se(run.si), rounding(L_pred));
       ctx.checks.against(kSteps * std::log(kBeta), "EMA");  // P_T = β^T I: (1/n)log|det| = T log β
+      if (lr.law.law().kind == "rademacher") {
+        const double q = std::max(kBeta, std::abs(kBeta - u * lr.law.lambda().sum() / lr.cov.maxCoeff()));
+        ctx.checks.at_most(fmt::format("{}/fraction of paths with ‖P_T‖ > max(β,|β − ηs² tr Σ|)^T = {:.3g}", run.tag,
+                                       std::pow(q, kSteps)),
+                           0.0, mean[L.sure_violation()]);
+      }
     } else {
       const double q = std::max(kBeta, std::abs(kBeta - run.arm.eta));
       ctx.checks.at_most(fmt::format("{}/fraction of paths with ‖P_T‖ > max(β,|β−η|)^T = {:.3g}", run.tag, std::pow(q, kSteps)),

@@ -53,7 +53,10 @@ void figures(ExperimentContext& ctx, const CsvTable& contr, const Spectrum& spec
   g.extra = {"set yrange [-2:1.1]", "set key bottom left"};
   // measured and predicted of one curve share a colour (series i uses linetype i)
   for (const auto& l : paired_linetypes(4)) g.extra.push_back(l);
-  g.extra.insert(g.extra.end(), {fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead lw 2 lc rgb 'red'", s_div),
+  // Between the grey line (ηλ_max s² = β, the written condition) and the red one (1+β) the
+  // raw mean factor along u_1 lies in (−1, 0): the mean contracts with alternating sign.
+  g.extra.insert(g.extra.end(), {fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead dt 2 lc rgb 'gray50'", s_mean),
+             fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead lw 2 lc rgb 'red'", s_div),
              "set arrow from graph 0,first -1 to graph 1,first -1 nohead dt 3 lc rgb 'red'"});
   for (const std::string arm : {"raw", "normalized eta=0.5"})
     for (const std::string& d : std::vector<std::string>{dir_name(0), dir_name(n - 1)}) {
@@ -83,6 +86,34 @@ void figures(ExperimentContext& ctx, const CsvTable& contr, const Spectrum& spec
                       "scale=1"});
   h.extra = {"set xrange [0.005:0.7]"};
   ctx.out.figure(h);
+}
+
+void second_moment_figure(ExperimentContext& ctx, const std::vector<std::pair<std::string, double>>& thresholds) {
+  Figure g;
+  g.name = "second-moment";
+  g.title = "T7 raw key: one-step second moment E[(u_1ᵀP_1u_1)^2] = A_{11} and ρ(A) vs ηλ_{max}s^2";
+  g.xlabel = fmt::format("ηλ_{{max}}s^2 (η_{{raw}}λ_{{max}} = {:g} at s = 1)", kRawFrac);
+  g.ylabel = "A_{11} (points: measured) and ρ(A)";
+  g.logx = true;
+  g.logy = true;
+  g.extra = {"set xrange [0.03:3]", "set yrange [0.3:30]", "set key top left",
+             "set arrow from graph 0,first 1 to graph 1,first 1 nohead dt 3 lc rgb 'black'",
+             fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead dt 2 lc rgb 'gray50'", kBeta),
+             fmt::format("set arrow from {0},graph 0 to {0},graph 1 nohead lw 2 lc rgb 'red'", 1 + kBeta),
+             fmt::format("set label 'β' at {},graph 0.95 left offset 0.3,0 tc rgb 'gray40'", kBeta),
+             fmt::format("set label '1+β' at {},graph 0.95 left offset 0.3,0 tc rgb 'red'", 1 + kBeta)};
+  for (const auto& l : paired_linetypes(2)) g.extra.push_back(l);
+  // ρ(A) in its law's colour, dashed
+  for (int k = 0; k < 2; ++k) g.extra.push_back(linetype(5 + k, kDark2[static_cast<std::size_t>(k)], 2));
+  for (const auto& [ln, u] : thresholds) {
+    g.extra.push_back(fmt::format("set arrow from {0},graph 0 to {0},graph 0.8 nohead dt 4 lc rgb 'gray30'", u));
+    g.extra.push_back(fmt::format("set label '{} ρ(A) = 1' at {},graph 0.82 center font ',8'", ln, u));
+    g.measured_vs_predicted({.csv = "data_second_moment.csv", .x = "eta_lambda_max_s2",
+                             .measured_title = ln + " measured", .predicted_title = ln + " A_{11}", .where = "law=" + ln});
+  }
+  for (const auto& [ln, u] : thresholds)
+    g.series.push_back({"data_second_moment.csv", "eta_lambda_max_s2", "rho_A", "", ln + " ρ(A)", "lines", "law=" + ln});
+  ctx.out.figure(g);
 }
 
 }  // namespace akm::exp::t07
