@@ -31,7 +31,15 @@ inline const std::vector<std::string> kArms{"sgd-m", "ak-sgd", "adamw", "ak-adam
 /// The AK − base pairs, as (base arm, AK arm) indices into kArms; pairs 1 and 2 are AK-AdamW's.
 inline const std::vector<std::pair<int, int>> kArmPairs{{0, 1}, {2, 3}, {4, 3}};
 constexpr int kAdamReferences = 2;
-constexpr int kDirectionalChecks = 3 * kDirected * kAdamReferences;  // tasks × diagnostics × AdamW references
+// [sec:diag-feat] on the proxy: the teacher task's hidden-layer input covariance at the end of
+// training, AK-AdamW against each AdamW reference, one sign test per statistic and direction
+// (condition number lower, effective rank higher, top-1 fraction lower).
+constexpr int kFeatureStats = 3;
+inline const char* const kFeatureStat[kFeatureStats] = {"condition number", "effective rank", "top-1 fraction"};
+constexpr int kFeatureDirection[kFeatureStats] = {-1, +1, -1};
+constexpr int kFeatureChecks = kFeatureStats * kAdamReferences;
+// tasks × diagnostics × AdamW references, and the feature checks
+constexpr int kDirectionalChecks = 3 * kDirected * kAdamReferences + kFeatureChecks;
 /// The training configuration of an arm (adamw-hps: AdamW with tab:hps's β1, β2).
 TrainConfig arm_config(const std::string& arm, double lr, int steps, std::uint64_t seed);
 
@@ -42,8 +50,8 @@ struct Summaries {
 Summaries summarize(const Vec& lam_in);
 
 /// One evaluation seed of one arm: the time averages (cos(M,g), e_t, cos(Mx̂,δ)), the points
-/// every 10 steps, the worst relative miss of e² = r² − 2r·cos + 1, and for the teacher
-/// task's seed 0 the hidden layer's input covariance at the end.
+/// every 10 steps, the worst relative miss of e² = r² − 2r·cos + 1, and on the teacher task
+/// the hidden layer's input covariance at the end.
 struct SeedRun {
   std::array<double, kDiagnostics> v{0, 0, 0, 0};
   std::vector<std::pair<int, std::array<double, kDiagnostics>>> points;  // (step/10, (cos, e, rcos, r))

@@ -33,7 +33,8 @@ void write_tables(ExperimentContext& ctx, const std::vector<TaskRun>& runs, int 
           for (std::size_t d = 0; d < x.size(); ++d) traj_sum[k][d] += x[d] / seeds;
         per.add({name, kArms[a], s, r.v[0], r.v[1], r.v[2], r.v[3]});
         if (r.hidden)
-          cov.add({name, "hidden input (" + kArms[a] + ", seed 0, end)", r.hidden->cond, r.hidden->erank, r.hidden->top1});
+          cov.add({name, "hidden input (" + kArms[a] + ", seed " + std::to_string(s) + ", end)", r.hidden->cond,
+                   r.hidden->erank, r.hidden->top1});
       }
       for (std::size_t k = 1; k < traj_sum.size(); ++k)
         traj.add({name + "/" + kArms[a], 10 * k, traj_sum[k][0], traj_sum[k][1], traj_sum[k][2], traj_sum[k][3]});
