@@ -109,7 +109,8 @@ TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
   for (const auto& v : verdicts) by_label[v.label] = v.status;
   using S = akm::LedgerStatus;
   for (const char* corrected : {"par:fixed-point/coincide-iff", "eq:iter-matrices/injection-sign",
-                                "thm:unconditional-stability/raw-requires", "app:scope/transport-any-data"})
+                                "thm:unconditional-stability/raw-requires", "thm:unconditional-stability/raw-mean-square",
+                                "app:scope/transport-any-data", "app:related/adamw-null-case"})
     EXPECT_EQ(by_label.at(corrected), S::Corrected) << corrected;
   // The main text's κ_i in the EMA row is notational (the raw-key EMA follows the appendix's λ_i row).
   EXPECT_EQ(by_label.at("eq:iter-matrices/ema-row"), S::Supported);
@@ -122,6 +123,10 @@ TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
   // T13's growing η stays mean-square stable: the text as written is rejected, the Θ(√n) bound holds.
   EXPECT_EQ(by_label.at("thm:mup-eta/eta-growing"), S::Corrected);
   EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-muon"), S::NotTestableHere);
+  // Decided from the mechanism: the step-1 update ratio is κ/‖x‖ exactly, ‖x‖ ∝ √n (T13).
+  EXPECT_EQ(by_label.at("app:mup-coord/update-step-1"), S::Contradicted);
+  // T18's proxy of sec:diag-feat: AK-AdamW's hidden features are worse conditioned than tab:hps AdamW's.
+  EXPECT_EQ(by_label.at("sec:diag-feat/proxy"), S::NotReproducedAtScale);
 }
 
 }  // namespace

@@ -45,6 +45,7 @@
 //                handling (the API, its guard, the page).
 #pragma once
 
+#include "akm/app/bench_ceilings.hpp"
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
 #include "akm/app/simulate.hpp"
