@@ -328,15 +328,16 @@ json bench_w4(const BenchFlags& f, const ops::Deployed& w, const std::map<Precis
         j["reference_gflops"] = ref_flops / t_ref / 1e9;
         j["speedup_vs_reference"] = t_ref / t;
         j["rel_diff_vs_reference"] = (r.gram - ref.gram).norm() / ref.gram.norm();
-        j["limit"] = {{"binding", "FMA peak"}, {"ceilings", {{std::string("fma_") + engine::to_string(p), ref_flops / t / limits.at(p).fma}}},
-                      {"fraction_of_limit", ref_flops / t / limits.at(p).fma}};
+        const std::string ps = engine::to_string(p);
+        const double fr = ref_flops / t / limits.at(p).fma;
+        j["limit"] = {{"binding", "FMA peak"}, {"ceilings", {{"fma_" + ps, fr}}}, {"fraction_of_limit", fr}};
         // The per-call ceiling: one block's largest product (the rows of M in their blocks;
         // the G term ΔᵀX̂, k = N) as one call on one thread, against one core's FMA rate.
         const int rows = std::max(1, w.m / ops::host_gemm_row_blocks());
         const double g1 = ops::host_gemm_gflops(g, p, rows, w.n, w.batch);
-        j["one_call"] = {{"shape", fmt::format("{}×{}×{}", rows, w.n, w.batch)},
-                         {"gflops", g1}, {"ceilings", {{std::string("fma_one_core_") + engine::to_string(p), g1 * 1e9 / limits.at(p).fma_one_core}}},
-                         {"fraction_of_one_core_fma", g1 * 1e9 / limits.at(p).fma_one_core}};
+        const double fr1 = g1 * 1e9 / limits.at(p).fma_one_core;
+        j["one_call"] = {{"shape", fmt::format("{}×{}×{}", rows, w.n, w.batch)}, {"gflops", g1},
+                         {"ceilings", {{"fma_one_core_" + ps, fr1}}}, {"fraction_of_one_core_fma", fr1}};
       }
       out.push_back(j);
     }
