@@ -2,7 +2,7 @@
 #
 # AKM_PYTHON (default ON) builds it where Python 3's development files and pybind11 are found
 # (Debian: python3-dev pybind11-dev) and is OFF with a status line otherwise. Built into
-# build/python/akm/ (the extension _akm and __init__.py), so PYTHONPATH=build/python finds
+# build/python/akm/ (the extension _akm and the package's .py files), so PYTHONPATH=build/python finds
 # it; `cmake --install` puts the package where the interpreter looks under the prefix
 # (Debian with prefix /usr/local: /usr/local/lib/python3.X/dist-packages).
 option(AKM_PYTHON "Build the Python module akm (pybind11)" ON)
@@ -52,8 +52,13 @@ set_target_properties(akm_python PROPERTIES OUTPUT_NAME _akm
 # program (not with the umbrella `akm`, which holds the same archive without the feature).
 target_include_directories(akm_python PRIVATE ${CMAKE_SOURCE_DIR}/include)
 target_link_libraries(akm_python PRIVATE "$<LINK_LIBRARY:WHOLE_ARCHIVE,akm_experiments>" akm_app)
-configure_file(${CMAKE_SOURCE_DIR}/src/python/akm/__init__.py
-  ${CMAKE_BINARY_DIR}/python/akm/__init__.py COPYONLY)
+# The pure-Python part of the package (akm/__init__.py, the akm.torch optimizers), copied
+# beside the extension.
+file(GLOB_RECURSE AKM_PYTHON_FILES CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR}/src/python
+  ${CMAKE_SOURCE_DIR}/src/python/akm/*.py)
+foreach(f ${AKM_PYTHON_FILES})
+  configure_file(${CMAKE_SOURCE_DIR}/src/python/${f} ${CMAKE_BINARY_DIR}/python/${f} COPYONLY)
+endforeach()
 
 # Install dir relative to the prefix, from the interpreter's own scheme; Debian's default
 # scheme (posix_local) puts local installs in lib/python3.X/dist-packages.
@@ -74,7 +79,9 @@ print(os.path.relpath(p, "/P"))
   set(AKM_PYTHON_INSTALL_DIR ${akm_py_dir} CACHE STRING "Python package dir, relative to the install prefix")
 endif()
 install(TARGETS akm_python LIBRARY DESTINATION ${AKM_PYTHON_INSTALL_DIR}/akm COMPONENT python)
-install(FILES ${CMAKE_SOURCE_DIR}/src/python/akm/__init__.py DESTINATION ${AKM_PYTHON_INSTALL_DIR}/akm
-  COMPONENT python)
+foreach(f ${AKM_PYTHON_FILES})
+  get_filename_component(d ${f} DIRECTORY)
+  install(FILES ${CMAKE_SOURCE_DIR}/src/python/${f} DESTINATION ${AKM_PYTHON_INSTALL_DIR}/${d} COMPONENT python)
+endforeach()
 message(STATUS "akm: Python module ON (Python ${Python3_VERSION}, pybind11 ${pybind11_VERSION}; "
                "installs to <prefix>/${AKM_PYTHON_INSTALL_DIR}/akm)")
