@@ -64,9 +64,12 @@ inline nlohmann::json setting_params(const Setting& s) {
           {"kappa", to_std(s.moments.kappa)}};
 }
 
-/// Trials in full and --quick mode (quick keeps every check, fewer trials).
+/// Trials in full and --quick mode (quick keeps every check, fewer trials), times the run's
+/// --trials-scale K: every tolerance and power follows from the standard errors, so K trials
+/// more resolve √K times finer with the same false-alarm rate.
 inline long long trials(const ExperimentContext& ctx, long long full, long long quick) {
-  return ctx.opts.quick ? quick : full;
+  ctx.trials_scaled = true;
+  return (ctx.opts.quick ? quick : full) * ctx.opts.trials_scale;
 }
 
 /// Raw-key η that keeps β̃ = β − ηλ_max at β − `frac`: the raw rule needs η < β/λ_max

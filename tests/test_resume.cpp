@@ -71,8 +71,8 @@ TEST(Resume, KeepsMatchingResultsAndRerunsTheRest) {
   EXPECT_NE(r.out.find("T12  PASS  kept"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("T3   PASS  kept"), std::string::npos) << r.out;
 
-  // Another seed, false-alarm rate or mode changes the hash: rerun.
-  for (const std::string change : {" --seed 6", " --false-alarm 1e-5"}) {
+  // Another seed, false-alarm rate, trials scale or mode changes the hash: rerun.
+  for (const std::string change : {" --seed 6", " --false-alarm 1e-5", " --trials-scale 2"}) {
     const std::string args = "run T12 --quick --quiet --out " + root.string() +
                              (change == " --seed 6" ? change : " --seed 5" + change);
     const ino_t before = inode(t12);

@@ -55,6 +55,16 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
          "declared family-wise false-alarm rate of each experiment's checks")
       ->type_name("FLOAT")
       ->default_str(show(f.false_alarm));
+  cmd->add_option_function<std::string>(
+         "--trials-scale",
+         [&f](const std::string& s) {
+           f.trials_scale = static_cast<int>(parse_integer("--trials-scale", s, 1, kMaxTrialsScale));
+         },
+         fmt::format("multiply every Monte-Carlo claim's trials by K in [1, {}]: tolerances and "
+                     "powers follow the standard errors (√K finer); registered statuses are for 1",
+                     kMaxTrialsScale))
+      ->type_name("K")
+      ->default_str("1");
 }
 
 bool show_progress(bool quiet) {
@@ -70,7 +80,11 @@ RunOptions to_options(const CommonRunFlags& f) {
     throw InputError("--threads", std::to_string(f.threads), "must be an integer in [1, 4096]");
   if (!(f.false_alarm > 0 && f.false_alarm < 1))
     throw InputError("--false-alarm", show(f.false_alarm), "must be a number in (0, 1)");
+  if (f.trials_scale < 1 || f.trials_scale > kMaxTrialsScale)
+    throw InputError("--trials-scale", std::to_string(f.trials_scale),
+                     fmt::format("must be an integer in [1, {}]", kMaxTrialsScale));
   RunOptions o;
+  o.trials_scale = f.trials_scale;
   o.family_alpha = f.false_alarm;
   o.quick = f.quick;
   o.seed = f.seed;

@@ -55,6 +55,7 @@ struct CommonRunFlags {
   std::string out = "results";
   bool quiet = false;
   double false_alarm = RunOptions{}.family_alpha;
+  int trials_scale = 1;  // --trials-scale K in [1, kMaxTrialsScale]
 };
 
 void add_run_flags(CLI::App* cmd, CommonRunFlags& f);

@@ -25,7 +25,7 @@ namespace akm::cli {
 namespace {
 
 // --resume: the previous result stands when its summary.json carries the current hash
-// (same code version, seed, quick flag and false-alarm rate); its verdict is read back.
+// (same code version, seed, quick flag, false-alarm rate and trials scale); its verdict is read back.
 bool up_to_date(const ExperimentEntry& e, const RunOptions& opts, bool& pass, std::string& status,
                 nlohmann::json& statements) {
   const auto path = opts.out_root / e.info.id / "summary.json";
@@ -56,14 +56,17 @@ std::string statement_lines(const nlohmann::json& statements) {
 // The expectation of claim `id`, compared with its status: "" when it matches (or nothing is
 // expected), else the line that says what differs.
 std::string expectation_mismatch(const std::map<std::string, Expectation>* expect, const std::string& id,
-                                 const std::string& status, bool quick) {
+                                 const std::string& status, bool quick, int trials_scale) {
   if (!expect) return "";
   const auto it = expect->find(id);
   if (it == expect->end()) return fmt::format("{}: no expected status registered (got {})", id, status);
   const std::string want = to_string(quick ? it->second.quick : it->second.full);
   if (want == status) return "";
-  return fmt::format("{}: status {} but {} expected in {} mode ({})", id, status, want,
-                     quick ? "quick" : "full", it->second.why);
+  // Statuses are registered at --trials-scale 1: more trials may resolve what 1 cannot.
+  return fmt::format("{}: status {} but {} expected in {} mode ({}){}", id, status, want,
+                     quick ? "quick" : "full", it->second.why,
+                     trials_scale == 1 ? ""
+                                       : fmt::format("; registered at --trials-scale 1, run at {}", trials_scale));
 }
 
 int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& opts,
@@ -100,10 +103,13 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                                on, r.pass ? "PASS" : "FAIL", off, r.n_checks - r.n_failed,
                                r.n_checks, secs, r.dir.string(), status, r.verdict.reason)
                 << (resolution.empty() ? "" : "     resolution (power 0.9): " + resolution + "\n")
+                << (opts.trials_scale == 1 ? ""
+                    : r.trials_scaled ? fmt::format("     trials ×{} (--trials-scale)\n", opts.trials_scale)
+                                      : "     no Monte-Carlo trials to scale: run as at --trials-scale 1\n")
                 << statement_lines(r.statements) << std::flush;
       all = all && r.pass;
     }
-    if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick); !m.empty())
+    if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick, opts.trials_scale); !m.empty())
       mismatches.push_back(std::move(m));
   }
   if (dist::root()) write_report(opts.out_root);
@@ -187,8 +193,8 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   run->add_option("ID", st->ids, "experiment IDs")->required();
   add_run_flags(run, st->flags);
   run->add_flag("--resume", st->resume,
-                "skip experiments whose summary.json matches this code version, seed, --quick "
-                "and --false-alarm");
+                "skip experiments whose summary.json matches this code version, seed, --quick, "
+                "--false-alarm and --trials-scale");
   run->add_option("--backend", st->backend, "cpu (experiments have no CUDA kernels)")->capture_default_str();
   add_expect_flag(run, *st);
   return {[st] {
@@ -213,8 +219,8 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   add_run_flags(rep, st->flags);
   add_notebook_flag(rep, st->notebooks);
   rep->add_flag("--resume", st->resume,
-                "skip experiments whose summary.json matches this code version, seed, --quick "
-                "and --false-alarm (its \"hash\"); rerun the rest");
+                "skip experiments whose summary.json matches this code version, seed, --quick, "
+                "--false-alarm and --trials-scale (its \"hash\"); rerun the rest");
   add_expect_flag(rep, *st);
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);

@@ -102,8 +102,10 @@ void ExperimentContext::gate(const std::string& name, const std::string& reason)
 
 std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
   // Shortest round-trip text of the rate, so 1e-6 and 0.000001 hash alike.
-  const std::string key = fmt::format("akm-result-v1|{}|{}|{}|{}|{}", version(), info.id, opts.seed,
-                                      opts.quick ? 1 : 0, opts.family_alpha);
+  // The trials scale enters only when it is not 1, so results at scale 1 keep their hash.
+  std::string key = fmt::format("akm-result-v1|{}|{}|{}|{}|{}", version(), info.id, opts.seed,
+                                opts.quick ? 1 : 0, opts.family_alpha);
+  if (opts.trials_scale != 1) key += fmt::format("|trials-scale={}", opts.trials_scale);
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : key) {
     h ^= c;
@@ -144,6 +146,11 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
       {"findings", ctx.findings},
       {"hash", result_hash(e.info, opts)},
   };
+  // Written only when not 1, so a result at scale 1 reads as before.
+  if (opts.trials_scale != 1) {
+    summary["trials_scale"] = opts.trials_scale;
+    summary["trials_scaled"] = ctx.trials_scaled;
+  }
   // Each ledger statement this experiment tests, judged from its part alone, and the status as
   // their roll-up (check/ledger_verdict.hpp): the same code as `akm ledger`, on this summary.
   const auto parts = statement_parts(compiled_ledger(), e.info.id, summary);
@@ -158,7 +165,7 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
   out.commit();
 
   ExperimentOutcome r{e.info.id, ctx.checks.all_pass(), verdict, ctx.checks.size(), 0,
-                      out.final_path(), summary["ledger"]};
+                      out.final_path(), summary["ledger"], ctx.trials_scaled};
   for (const auto& c : ctx.checks.records()) r.n_failed += c.pass ? 0 : 1;
   return r;
 }

@@ -79,6 +79,8 @@ def cli_error(cli, *args):
     (lambda: akm.theory(0.9, 0.5, "nonsense"), ["theory", "--beta", "0.9", "--eta", "0.5", "--spectrum", "nonsense"]),
     (lambda: akm.theory(0.9, 0.5, SPEC, key="hat"), ["theory", "--beta", "0.9", "--eta", "0.5", "--spectrum", SPEC, "--key", "hat"]),
     (lambda: akm.run("T999"), ["run", "T999"]),
+    (lambda: akm.run("T14", trials_scale=0), ["run", "T14", "--trials-scale", "0"]),
+    (lambda: akm.run("T14", trials_scale=1001), ["run", "T14", "--trials-scale", "1001"]),
     (lambda: akm.phase(x="eta:0.1:1:4", y="gamma:0:1:4", spectrum=SPEC),
      ["phase", "--x", "eta:0.1:1:4", "--y", "gamma:0:1:4", "--metric", "stable", "--spectrum", SPEC]),
     (lambda: akm.phase(x="eta:0.1:1:4", y="alpha:0.1:1:4", spectrum=SPEC, metric="rho_ratio", measure=True),
@@ -171,6 +173,13 @@ def test_list_and_run():
     assert s["status"]["basis"] == "ledger"
     assert [p["label"] for p in s["ledger"]] == ["thm:fixedpoint", "cor:fixedpoint-normalized"]
     assert s == akm.run("T1", quick=True, seed=5, progress=False)  # same seed, same summary
+
+
+def test_run_trials_scale_multiplies_the_trials():
+    one = akm.run("T1", quick=True, seed=5, progress=False)
+    two = akm.run("T1", quick=True, seed=5, progress=False, trials_scale=2)
+    assert "trials_scale" not in one and two["trials_scale"] == 2 and two["trials_scaled"] is True
+    assert two["params"]["trials"] == 2 * one["params"]["trials"]
 
 
 def test_run_writes_to_out(tmp_path):

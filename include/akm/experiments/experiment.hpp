@@ -26,7 +26,13 @@ struct RunOptions {
   std::filesystem::path out_root = "results";  ///< results folder: each experiment writes out_root/\<ID\>/
   bool progress = false;          ///< show progress on stderr
   double family_alpha = 1e-6;     ///< declared family-wise false-alarm rate per run
+  /// Multiplies every Monte-Carlo claim's trials (experiments/common.hpp trials()); the
+  /// tolerances and powers follow from the standard errors as at 1. In [1, kMaxTrialsScale].
+  int trials_scale = 1;
 };
+
+/// Largest --trials-scale: a thousand times the full run's trials is days of CPU already.
+inline constexpr int kMaxTrialsScale = 1000;
 
 /// What the registry knows about an experiment (`akm list`).
 struct ExperimentInfo {
@@ -51,6 +57,9 @@ struct ExperimentContext {
   std::vector<std::string> findings;      ///< measured results, with numbers (summary.json
                                           ///< "findings"; a Finding's status reason)
   nlohmann::json gated = nlohmann::json::array();  ///< checks a pre-registered gate removed
+  /// Set by trials() when the body draws Monte-Carlo trials that --trials-scale multiplies
+  /// (summary.json "trials_scaled"; claims without such trials run as at scale 1).
+  mutable bool trials_scaled = false;
   /// Records that a gate (docs/statistics.md, "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
@@ -122,6 +131,7 @@ struct ExperimentOutcome {
   /// The ledger statements it tests, each with its verdict from this run (summary.json's
   /// "ledger" array: StatementPart::to_json).
   nlohmann::json statements = nlohmann::json::array();
+  bool trials_scaled = false;  ///< its Monte-Carlo trials were multiplied by --trials-scale
 };
 
 /// Runs one experiment end to end: body, finalize checks, summary.json, atomic commit.
