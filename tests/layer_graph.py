@@ -12,6 +12,11 @@
 And MPI stays in sim: check (statistics) and report (writers) see sim, but none of their
 files includes its MPI interface akm/sim/dist.hpp; their callers decide which rank writes.
 
+And a command whose driver lives in app keeps its CLI file to binding and printing: the files
+of src/cli/ named in CLI_THIN include akm headers of app, base, report and experiments only
+(the program sees every header, so the build cannot refuse it; the types a binding needs, such
+as akm::Backend for --backend, come through the app header that declares the options).
+
 usage: python3 tests/layer_graph.py   (exit 1 naming every disagreement)
 """
 import pathlib
@@ -22,6 +27,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 KEYWORDS = {"DEPENDS", "SOURCES"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 NO_MPI = ("check", "report")  # layers above sim whose files must not include akm/sim/dist.hpp
+CLI_THIN = ("bench*.cpp",)  # src/cli/ files whose command's driver is in app (akm bench)
+CLI_THIN_LAYERS = {"app", "base", "report", "experiments"}  # what those files may include
 
 
 def cmake_graph():
@@ -100,6 +107,13 @@ def main():
             if "akm/sim/dist.hpp" in includes(f):
                 errors.append(f"{f.relative_to(ROOT)}: includes akm/sim/dist.hpp (MPI stays in sim; "
                               f"the caller decides which rank writes)")
+    for pattern in CLI_THIN:
+        for f in sorted((ROOT / "src/cli").glob(pattern)):
+            for h in includes(f):
+                if h.count("/") >= 2 and h.split("/")[1] not in CLI_THIN_LAYERS:
+                    errors.append(f"{f.relative_to(ROOT)}: includes {h} (its driver is in app: the CLI "
+                                  f"binds the flags to an app call and prints; it includes only "
+                                  f"{sorted(CLI_THIN_LAYERS)})")
     for e in errors:
         print(e)
     if errors:

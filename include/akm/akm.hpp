@@ -41,11 +41,14 @@
 //   experiments/ the experiment registry (link the experiments' whole archive to fill it,
 //                see akmConfig.cmake) and run_experiment().
 //   app/         the drivers behind the program's commands: `akm simulate` (options,
-//                validation, the run on a backend, its verdict) and `akm explore`'s request
-//                handling (the API, its guard, the page).
+//                validation, the run on a backend, its verdict), `akm explore`'s request
+//                handling (the API, its guard, the page) and `akm bench` (the workloads, the
+//                machine's ceilings and their judgement).
 #pragma once
 
+#include "akm/app/bench.hpp"
 #include "akm/app/bench_ceilings.hpp"
+#include "akm/app/bench_machine.hpp"
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
 #include "akm/app/simulate.hpp"

@@ -1,15 +1,14 @@
-// bench_machine — the ceilings of `akm bench` (bench_machine.hpp).
-#include "bench_machine.hpp"
+// bench_machine — see akm/app/bench_machine.hpp.
+#include "akm/app/bench_machine.hpp"
 
 #include <fstream>
-#include <iostream>
 
 #include <fmt/format.h>
 
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/limits.hpp"
 
-namespace akm::cli {
+namespace akm::bench {
 
 using engine::Precision;
 using json = nlohmann::json;
@@ -119,48 +118,4 @@ Ceilings measure_ceilings(int threads, bool quick, Backend backend) {
   return c;
 }
 
-void print_ceilings(const json& machine) {
-  std::cout << fmt::format("machine: {}; {} threads, {}-bit SIMD, {}; FMA peak {:.1f} GFLOP/s (double) "
-                           "{:.1f} (float); normals {:.0f} M/s (double) {:.0f} M/s (float); triad {:.1f} GB/s "
-                           "(memory), {:.1f} GB/s (L2)\n",
-                           machine["cpu_model"].get<std::string>(), machine["threads"].get<int>(),
-                           machine["simd_bits"].get<int>(),
-                           machine["clock_ghz"].is_null()
-                               ? "clock not established (" + machine["clock_check"]["why_not"].get<std::string>() + ")"
-                               : fmt::format("{:.2f} GHz", machine["clock_ghz"].get<double>()),
-                           machine["fma_peak_gflops_double"].get<double>(), machine["fma_peak_gflops_float"].get<double>(),
-                           machine["normals_per_s_double"].get<double>() / 1e6,
-                           machine["normals_per_s_float"].get<double>() / 1e6, machine["triad_gbs"].get<double>(),
-                           machine["l2_triad_gbs"].get<double>());
-  for (const char* ps : {"double", "float"}) {
-    std::string rates;
-    for (const char* k : {"libmvec", "sleef", "ziggurat"})
-      if (machine.contains(std::string("normals_per_s_") + ps + "_" + k))
-        rates += fmt::format("{}{} {:.0f} M/s", rates.empty() ? "" : ", ", k,
-                             machine[std::string("normals_per_s_") + ps + "_" + k].get<double>() / 1e6);
-    if (!rates.empty())
-      std::cout << fmt::format("normal variates ({}): {}; the engine uses {}, the ceiling is the fastest ({})\n", ps,
-                               rates, machine[std::string("normals_engine_kernel_") + ps].get<std::string>(),
-                               machine[std::string("normals_fastest_kernel_") + ps].get<std::string>());
-    const json& x = machine[std::string("fma_cross_check_") + ps];
-    if (x["documented_gflops_per_core"].is_null())
-      std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, not cross-checked: {}\n", ps,
-                               x["one_core_gflops"].get<double>(), x["why_not_cross_checked"].get<std::string>());
-    else if (x["documented_contradicted"].get<bool>())
-      std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s, {:.2f}× the documented {:.1f} of the {} row "
-                               "({}): more than the hardware of that row allows, so this core is not that row's "
-                               "(a virtual machine may report another model); the measured rate is the ceiling\n", ps,
-                               x["one_core_gflops"].get<double>(), x["measured_over_documented"].get<double>(),
-                               x["documented_gflops_per_core"].get<double>(), x["core"].get<std::string>(),
-                               x["formula"].get<std::string>());
-    else
-      std::cout << fmt::format("FMA ceiling ({}): one core {:.1f} GFLOP/s = {:.2f}× the documented {:.1f} ({}: {}); "
-                               "the ceiling is the {}\n", ps,
-                               x["one_core_gflops"].get<double>(), x["measured_over_documented"].get<double>(),
-                               x["documented_gflops_per_core"].get<double>(), x["core"].get<std::string>(),
-                               x["formula"].get<std::string>(),
-                               machine[std::string("fma_ceiling_source_") + ps].get<std::string>());
-  }
-}
-
-}  // namespace akm::cli
+}  // namespace akm::bench

@@ -12,7 +12,7 @@
 #include "akm/sim/backend.hpp"
 #include "akm/sim/engine/engine.hpp"
 
-namespace akm::cli {
+namespace akm::bench {
 
 /// The ceilings one precision's workloads are held to.
 struct Limits {
@@ -29,9 +29,7 @@ struct Ceilings {
 
 /// /proc/cpuinfo's "model name" (what the machine calls its processor), or "unknown".
 std::string cpu_model_name();
-/// Measures every ceiling on `threads` workers (--quick: shorter timings, a smaller triad).
+/// Measures every ceiling on `threads` workers (quick: shorter timings, a smaller triad).
 Ceilings measure_ceilings(int threads, bool quick, Backend backend);
-/// The text report's header lines: the machine, its generators and its FMA cross-checks.
-void print_ceilings(const nlohmann::json& machine);
 
-}  // namespace akm::cli
+}  // namespace akm::bench
