@@ -2,10 +2,12 @@
 scheduler or the user may have changed a group since): a bad value raises ValueError naming the
 value, its group and the valid range, before any parameter changes."""
 import math
+import numbers
 
 
 def _real(v):
-    return isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)
+    """A finite real number (Python's or NumPy's), not a bool."""
+    return isinstance(v, numbers.Real) and not isinstance(v, bool) and math.isfinite(v)
 
 
 def _fail(key, v, i, rng):
@@ -40,7 +42,7 @@ def zero(key, v, i, why):
 
 
 def steps(key, v, i):
-    if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+    if isinstance(v, bool) or not isinstance(v, numbers.Integral) or v < 1:
         _fail(key, v, i, "an integer >= 1")
 
 

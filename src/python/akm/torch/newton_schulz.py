@@ -16,6 +16,8 @@ matrix; a tall G is transposed in and out, so NS(Gᵀ) = NS(G)ᵀ.
 Muon's reference runs this in bfloat16 on the GPU; here it runs in G's own dtype, so a float64
 model gets a float64 result and tests can hold it to exact algebra.
 """
+import numbers
+
 import torch
 
 NS_COEFFICIENTS = (3.4445, -4.7750, 2.0315)  # (a, b, c) of Muon's quintic
@@ -33,7 +35,7 @@ def newton_schulz(G, steps=NS_STEPS):
     """NS(G) for a matrix G (m×n): steps iterations of Muon's quintic on G/(‖G‖_F + ε)."""
     if G.dim() != 2:
         raise ValueError(f"G of shape {tuple(G.shape)}: Newton–Schulz needs a matrix (2-D)")
-    if isinstance(steps, bool) or not isinstance(steps, int) or steps < 1:
+    if isinstance(steps, bool) or not isinstance(steps, numbers.Integral) or steps < 1:
         raise ValueError(f"ns_steps = {steps!r}: must be an integer >= 1")
     a, b, c = NS_COEFFICIENTS
     tall = G.shape[0] > G.shape[1]
