@@ -16,15 +16,16 @@ namespace akm::bench {
 
 /// The ceilings one precision's workloads are held to.
 struct Limits {
-  double fma = 0, normals = 0;  ///< FMA peak (flop/s, all threads); fastest generator (normals/s)
+  double fma = 0;  ///< FMA peak (flop/s, all threads)
+  double normals = 0;  ///< the fastest generator's rate (normals/s, all threads)
   double fma_one_core = 0;  ///< one thread's FMA rate (the ceiling of one block's GEMM call)
   double l2 = 0;  ///< L2 bandwidth, bytes/s over all threads (an L2-resident triad)
 };
 
 /// Everything measured: `machine` as `akm bench --json` writes it, `limits` per precision.
 struct Ceilings {
-  nlohmann::json machine;
-  std::map<engine::Precision, Limits> limits;
+  nlohmann::json machine;  ///< the "machine" object of `akm bench --json`
+  std::map<engine::Precision, Limits> limits;  ///< the ceilings per precision
 };
 
 /// /proc/cpuinfo's "model name" (what the machine calls its processor), or "unknown".
