@@ -46,6 +46,7 @@ EXTRA = {
     "sec:realized-flops": "the finite-scale effects that place the realized overhead below the band",
     "app:mom-grad-cos-sim": "the buffer-gradient cosine and the prediction error e_t",
     "app:eta-sweep": "the eta sweep's reading of the fixed point's limits",
+    "eq:ratio": "one ratio 1 + r_i of the delta rule's forgetting to EMA's along each direction",
 }
 
 
