@@ -127,6 +127,9 @@ TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
   EXPECT_EQ(by_label.at("app:mup-coord/update-step-1"), S::Contradicted);
   // T18's proxy of sec:diag-feat: AK-AdamW's hidden features are worse conditioned than tab:hps AdamW's.
   EXPECT_EQ(by_label.at("sec:diag-feat/proxy"), S::NotReproducedAtScale);
+  // T21, the worked example of docs/adding-a-claim.md: both parts of eq:ratio (forgetting 1 + r_i,
+  // window 1/(1 + r_i)) pass with power against EMA's ratio 1.
+  EXPECT_EQ(by_label.at("eq:ratio"), S::Supported);
 }
 
 }  // namespace
