@@ -13,9 +13,10 @@ And MPI stays in sim: check (statistics) and report (writers) see sim, but none 
 files includes its MPI interface akm/sim/dist.hpp; their callers decide which rank writes.
 
 And a command whose driver lives in app keeps its CLI file to binding and printing: the files
-of src/cli/ named in CLI_THIN include akm headers of app, base, report and experiments only
-(the program sees every header, so the build cannot refuse it; the types a binding needs, such
-as akm::Backend for --backend, come through the app header that declares the options).
+of src/cli/ named in CLI_THIN, and of src/python/ named in PYTHON_THIN, include akm headers of
+app, base, report and experiments only (the program and the module see every header, so the
+build cannot refuse it; the types a binding needs, such as akm::Backend for --backend or the
+Spectrum and phase::Map a run returns, come through the app header that declares them).
 
 usage: python3 tests/layer_graph.py   (exit 1 naming every disagreement)
 """
@@ -27,7 +28,8 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 KEYWORDS = {"DEPENDS", "SOURCES"}
 SOURCE_SUFFIXES = {".hpp", ".cpp", ".h", ".cu", ".cuh"}
 NO_MPI = ("check", "report")  # layers above sim whose files must not include akm/sim/dist.hpp
-CLI_THIN = ("bench*.cpp",)  # src/cli/ files whose command's driver is in app (akm bench)
+CLI_THIN = ("bench*.cpp", "phase*.cpp")  # src/cli/ files whose command's driver is in app (bench, phase)
+PYTHON_THIN = ("phase.cpp",)  # src/python/ files whose function's driver is in app (akm.phase)
 CLI_THIN_LAYERS = {"app", "base", "report", "experiments"}  # what those files may include
 
 
@@ -107,13 +109,14 @@ def main():
             if "akm/sim/dist.hpp" in includes(f):
                 errors.append(f"{f.relative_to(ROOT)}: includes akm/sim/dist.hpp (MPI stays in sim; "
                               f"the caller decides which rank writes)")
-    for pattern in CLI_THIN:
-        for f in sorted((ROOT / "src/cli").glob(pattern)):
-            for h in includes(f):
-                if h.count("/") >= 2 and h.split("/")[1] not in CLI_THIN_LAYERS:
-                    errors.append(f"{f.relative_to(ROOT)}: includes {h} (its driver is in app: the CLI "
-                                  f"binds the flags to an app call and prints; it includes only "
-                                  f"{sorted(CLI_THIN_LAYERS)})")
+    thin = [f for p in CLI_THIN for f in sorted((ROOT / "src/cli").glob(p))]
+    thin += [f for p in PYTHON_THIN for f in sorted((ROOT / "src/python").glob(p))]
+    for f in thin:
+        for h in includes(f):
+            if h.count("/") >= 2 and h.split("/")[1] not in CLI_THIN_LAYERS:
+                errors.append(f"{f.relative_to(ROOT)}: includes {h} (its driver is in app: it binds "
+                              f"the arguments to an app call and prints; it includes only "
+                              f"{sorted(CLI_THIN_LAYERS)})")
     for e in errors:
         print(e)
     if errors:

@@ -17,10 +17,9 @@
 #include "akm/base/key.hpp"
 #include "akm/base/thread_pool.hpp"
 #include "akm/app/explore_guard.hpp"
+#include "akm/app/phase.hpp"
 #include "akm/report/files.hpp"
-#include "akm/sim/phase_measure.hpp"
 #include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/phase.hpp"
 #include "akm/theory/report.hpp"
 
 namespace akm::explore {
@@ -87,30 +86,33 @@ std::string shell_word(const std::string& s) {
 Response phase_map(const Query& q, const Settings& settings) {
   const Limits& limits = settings.limits;
   require_known(q, {"x", "y", "metric", "spectrum", "key", "alpha", "direction", "eta", "beta", "seed"});
-  phase::Options o;
-  o.x = phase::parse_axis(required(q, "x"), "--x");
-  o.y = phase::parse_axis(required(q, "y"), "--y");
-  const long long points = static_cast<long long>(o.x.n) * o.y.n;
-  if (points > limits.max_points)
-    throw InputError("--x", fmt::format("{} × {} points", o.x.n, o.y.n),
-                     fmt::format("the map may have at most {} points per request", limits.max_points));
-  o.metric = phase::parse_metric(required(q, "metric"));
-  o.key = parse_key(get(q, "key", "normalized"));
-  o.eta = parse_real("--eta", get(q, "eta", "0.5"), "> 0");
-  o.beta = parse_real("--beta", get(q, "beta", "0.9"), "in [0, 1)");
+  // The query binds to akm phase's request (akm/app/phase.hpp), validated by its one validation;
+  // the server adds its work bound, the confined spectrum reader and text for η, β and the seed.
+  phase::Request r;
+  r.x = required(q, "x");
+  r.y = required(q, "y");
+  r.max_points = limits.max_points;
+  r.metric = required(q, "metric");
+  r.key = get(q, "key", "normalized");
+  r.eta = parse_real("--eta", get(q, "eta", "0.5"), "> 0");
+  r.beta = parse_real("--beta", get(q, "beta", "0.9"), "in [0, 1)");
   // Refused even when the parameter is an axis (and so unused): a NaN is never a setting.
-  require_finite("--eta", o.eta);
-  require_finite("--beta", o.beta);
-  o.alpha = phase::parse_alpha(get(q, "alpha", "tuned"));
-  const std::uint64_t seed = parse_u64("--seed", get(q, "seed", kDefaultSeed));
-  const Spectrum s = request_spectrum(required(q, "spectrum"), seed, settings.data_dir);
+  require_finite("--eta", r.eta);
+  require_finite("--beta", r.beta);
+  r.alpha = get(q, "alpha", "tuned");
+  r.seed = parse_u64("--seed", get(q, "seed", kDefaultSeed));
+  r.spectrum = required(q, "spectrum");
+  r.read_spectrum = [&settings](const std::string& text, std::uint64_t seed) {
+    return request_spectrum(text, seed, settings.data_dir);
+  };
   const std::string direction = get(q, "direction", "all");
-  o.direction = phase::parse_direction(direction, s.n());
-  phase::validate(o, s.n());
-
-  const bool fourth = o.metric == phase::Metric::ms_stable && o.key == Key::normalized;
-  const auto model = model_for(s, seed, fourth);
-  const phase::Map map = phase::compute(o, *model, resolve_threads(0));
+  r.direction = direction;
+  const phase::Plan plan = phase::validate(r);
+  const phase::Options& o = plan.opts;
+  const Spectrum& s = plan.spectrum;
+  const std::uint64_t seed = plan.seed;
+  const auto model = model_for(s, seed, phase::needs_fourth(o));
+  const phase::Map map = phase::run(plan, *model).map;
 
   nlohmann::json columns = nlohmann::json::object();
   for (std::size_t c = 0; c < map.names.size(); ++c) {
@@ -197,9 +199,8 @@ Response measure_point(const Query& q, const Settings& settings) {
   mo.steps = static_cast<int>(steps);
   mo.seed = seed;
   mo.threads = resolve_threads(0);
-  const Vec lam_key = key == Key::raw ? model->moments.lambda : model->moments.lambda_hat;
   try {
-    const auto m = phase::measure({{eta, beta}}, model->moments.lambda, lam_key, direction, mo);
+    const auto m = phase::measure({{eta, beta}}, *model, direction, mo);
     const auto& p = m.front();
     return json_response(200, {{"eta", p.eta},
                                {"beta", p.beta},

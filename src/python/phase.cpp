@@ -1,14 +1,12 @@
 // python/phase — akm.phase(): the closed-form map of `akm phase` over two of (η, β, α) as
 // arrays, and with measure=True the Monte-Carlo contraction and divergence at every point
-// (akm/sim/phase_measure.hpp), by the same C++ the CLI calls.
+// by the driver the CLI calls (phase::validate and phase::run, akm/app/phase.hpp): this file
+// binds the arguments to its Request and turns what the run returns into arrays.
 #include <fmt/format.h>
 
+#include "akm/app/phase.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/experiments/experiment.hpp"
-#include "akm/sim/phase_measure.hpp"
-#include "akm/sim/sim.hpp"
-#include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/phase.hpp"
 #include "common.hpp"
 
 namespace akm::py {
@@ -33,41 +31,32 @@ pyb::dict phase_map(const std::string& x, const std::string& y, const std::strin
                     const pyb::object& direction, double eta, double beta, bool measure,
                     long long trials, long long steps, unsigned long long seed, int threads,
                     bool progress) {
-  phase::Options o;
-  o.x = phase::parse_axis(x, "--x");
-  o.y = phase::parse_axis(y, "--y");
-  o.metric = phase::parse_metric(metric);
-  o.key = parse_key(key);
-  o.eta = eta;
-  o.beta = beta;
-  o.alpha = phase::parse_alpha(alpha_text(alpha));
-  const Spectrum s = parse_spectrum(spec, seed);
-  o.direction = phase::parse_direction(direction_text(direction), s.n());
-  phase::validate(o, s.n());
-  if (threads < 0) throw InputError("--threads", std::to_string(threads), "must be >= 1 (or omitted for all cores)");
-  if (measure) phase::validate_measure(o, trials, steps);
-  const int nt = resolve_threads(threads);
+  phase::Request r;
+  r.x = x;
+  r.y = y;
+  r.metric = metric;
+  r.spectrum = spec;
+  r.key = key;
+  r.alpha = alpha_text(alpha);
+  r.direction = direction_text(direction);
+  r.eta = eta;
+  r.beta = beta;
+  r.seed = seed;
+  r.threads = threads;
+  r.measure = measure;
+  r.trials = trials;
+  r.steps = steps;
+  // The module measures on the CPU engine with every point's own streams (the reference).
+  r.backend = "cpu";
+  r.keys = "per-point";
+  const phase::Plan plan = phase::validate(r);
+  const phase::Options& o = plan.opts;
 
-  phase::Map map;
-  std::vector<phase::MeasurePoint> measured;
-  run_long("akm.phase" + std::string(measure ? " measure" : ""), "points", progress, [&](Progress& bar) {
-    const bool fourth = o.metric == phase::Metric::ms_stable && o.key == Key::normalized;
-    const phase::Model model = phase::make_model(s, fourth);
-    map = phase::compute(o, model, nt);
-    if (!measure) return;
-    phase::MeasureOptions mo;
-    mo.key = o.key;
-    mo.backend = Backend::cpu;
-    mo.trials = trials;
-    mo.steps = static_cast<int>(steps);
-    mo.seed = seed;
-    mo.threads = nt;
-    mo.progress = bar.callback();
-    std::vector<std::pair<double, double>> eb;
-    for (const auto& p : map.points) eb.emplace_back(p.eta, p.beta);
-    const Vec lam_key = o.key == Key::raw ? model.moments.lambda : model.moments.lambda_hat;
-    measured = phase::measure(eb, model.moments.lambda, lam_key, o.direction, mo);
-  });
+  phase::Result res;
+  run_long("akm.phase" + std::string(measure ? " measure" : ""), "points", progress,
+           [&](Progress& bar) { res = phase::run(plan, bar.callback()); });
+  const phase::Map& map = res.map;
+  const std::vector<phase::MeasurePoint>& measured = res.measured;
 
   const auto nx = static_cast<std::size_t>(o.x.n), ny = static_cast<std::size_t>(o.y.n);
   std::vector<double> xs(nx), ys(ny);
@@ -79,7 +68,7 @@ pyb::dict phase_map(const std::string& x, const std::string& y, const std::strin
   out["x"] = array(xs);
   out["y"] = array(ys);
   out["metric"] = phase::to_string(o.metric);
-  out["spectrum"] = s.spec;
+  out["spectrum"] = plan.spectrum.spec;
   out["names"] = map.names;
   // Points run x fastest, then y: column c is a (len(y), len(x)) array, row = y index.
   auto grid = [&](auto&& get) {
@@ -119,7 +108,7 @@ void bind_phase(pyb::module_& m) {
   using namespace pybind11::literals;
   m.def("phase", &phase_map, "x"_a = "eta:0.01:1.9:64", "y"_a = "beta:0:0.99:64", "metric"_a = "stable",
         "spectrum"_a, "key"_a = "normalized", "alpha"_a = pyb::none(), "direction"_a = "all",
-        "eta"_a = 0.5, "beta"_a = 0.9, "measure"_a = false, "trials"_a = 256LL, "steps"_a = 1000LL,
+        "eta"_a = 0.5, "beta"_a = 0.9, "measure"_a = false, "trials"_a = phase::Request{}.trials, "steps"_a = phase::Request{}.steps,
         "seed"_a = RunOptions{}.seed, "threads"_a = 0, "progress"_a = true,
         R"(A phase diagram over two of eta, beta, alpha, as `akm phase` computes it.
 
