@@ -48,6 +48,7 @@
 
 #include "akm/app/bench.hpp"
 #include "akm/app/bench_ceilings.hpp"
+#include "akm/app/bench_device.hpp"
 #include "akm/app/bench_machine.hpp"
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
@@ -105,6 +106,7 @@
 #include "akm/rules/rules.hpp"
 #include "akm/sim/backend.hpp"
 #include "akm/sim/cuda.hpp"
+#include "akm/sim/cuda_ceilings.hpp"
 #include "akm/sim/cuda_grid.hpp"
 #include "akm/sim/dist.hpp"
 #include "akm/sim/engine/engine.hpp"

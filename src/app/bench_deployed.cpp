@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/app/bench_device.hpp"
 #include "bench_parts.hpp"
 
 namespace akm::bench {
@@ -60,6 +61,8 @@ json bench_deployed(Context& c, const ops::Deployed& w) {
         const double fr1 = g1 * 1e9 / c.limits.at(p).fma_one_core;
         j["one_call"] = {{"shape", fmt::format("{}×{}×{}", rows, w.n, w.batch)}, {"gflops", g1},
                          {"ceilings", {{"fma_one_core_" + ps, fr1}}}, {"fraction_of_one_core_fma", fr1}};
+      } else if (c.device) {  // the device's measured FMA rate (akm/app/bench_device.hpp)
+        j["limit"] = device_gemm_limit(ref_flops / t, *c.device);
       }
       out.push_back(j);
     }

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "akm/app/bench_device.hpp"
 #include "akm/sim/cuda.hpp"
 #include "akm/sim/engine/limits.hpp"
 
@@ -114,6 +115,8 @@ Ceilings measure_ceilings(int threads, bool quick, Backend backend) {
     machine["device"] = cuda::device_name();
     machine["device_fp32_peak_gflops"] = cuda::device_fp32_peak() / 1e9;
     machine["device_mem_bandwidth_gbs"] = cuda::device_mem_bandwidth() / 1e9;
+    c.device = cuda::measure_device_ceilings(quick);
+    machine["device_ceilings"] = device_ceilings_json(c.device);
   }
   return c;
 }

@@ -82,6 +82,7 @@ struct Context {
   int threads;
   const std::map<engine::Precision, Limits>& limits;
   bool failed = false;
+  const cuda::DeviceCeilings* device = nullptr;  ///< the device's ceilings (--backend cuda)
 };
 
 /// The trial-step ops, each row against the reference, NumPy, JAX and its limit

@@ -43,6 +43,7 @@ Result run(const Options& o) {
   progress.begin(stage++, "limits", "clock, FMA peak, normal-variate rate, triad");
   const Ceilings ceilings = measure_ceilings(threads, o.quick, o.backend);
   Context c{o, threads, ceilings.limits};
+  if (o.backend == Backend::cuda) c.device = &ceilings.device;
   Result r;
   r.quick = o.quick;
   auto add = [&](const json& rows) {

@@ -3,6 +3,7 @@
 // and held to the limit the machine's ceilings put on it (bench_parts.hpp).
 #include <algorithm>
 
+#include "akm/app/bench_device.hpp"
 #include "akm/sim/engine/limits.hpp"
 #include "bench_parts.hpp"
 
@@ -94,6 +95,8 @@ json bench_op(Context& c, const Slices<Op>& s, double normals_per_ts, double sta
       r["limit"] = limit_fraction(tput, normals_per_ts, s.full.flops_per_trial_step(),
                                   l1 > 0 && bytes > l1 ? 2.0 * bytes : 0.0, c.limits.at(p),
                                   engine::to_string(p));
+    } else if (c.device) {  // the device's measured ceilings (akm/app/bench_device.hpp)
+      r["limit"] = device_limit(tput, normals_per_ts, s.full.flops_per_trial_step(), *c.device);
     }
     if (f.vs_numpy) {
       r["numpy"] = np;

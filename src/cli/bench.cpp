@@ -59,6 +59,15 @@ void print_ceilings(const json& machine) {
                                x["formula"].get<std::string>(),
                                machine[std::string("fma_ceiling_source_") + ps].get<std::string>());
   }
+  if (machine.contains("device_ceilings")) {  // --backend cuda: measured on the device (docs/cuda.md)
+    const json& d = machine["device_ceilings"];
+    std::cout << fmt::format("device {}: FMA {:.1f} TFLOP/s (float); triad {:.0f} GB/s, copy {:.0f} GB/s; normals "
+                             "{:.3g}/s (float stream), {:.3g}/s (double); measured (CUDA events, best of {})\n",
+                             d["device"].get<std::string>(), d["fma_gflops_float"].get<double>() / 1e3,
+                             d["triad_gbs"].get<double>(), d["copy_gbs"].get<double>(),
+                             d["normals_per_s_float"].get<double>(), d["normals_per_s_double"].get<double>(),
+                             d["kernels"]["fma"]["repeats"].get<int>());
+  }
 }
 
 std::string ratio(const json& r, const char* key) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/sim/backend.hpp"
+#include "akm/sim/cuda_ceilings.hpp"
 #include "akm/sim/engine/engine.hpp"
 
 namespace akm::bench {
@@ -26,6 +27,7 @@ struct Limits {
 struct Ceilings {
   nlohmann::json machine;  ///< the "machine" object of `akm bench --json`
   std::map<engine::Precision, Limits> limits;  ///< the ceilings per precision
+  cuda::DeviceCeilings device;  ///< the device's, measured on --backend cuda (empty otherwise)
 };
 
 /// /proc/cpuinfo's "model name" (what the machine calls its processor), or "unknown".
