@@ -30,6 +30,8 @@
 //     within a margin declared here (kMargin), against the key-norm alternative −½, the
 //     √w arm's difference is 0 against the paper-scale alternative +½, and the paired
 //     AK-SGD − SGD-m difference is 0 against the key-norm alternative −½.
+// (C') The Muon pair [cor:mup-base-lr, AK-Muon]: the same check by AK-Muon against Muon at
+//     widths 64–256 (muon_coord.cpp: why those widths, and why NS removes the key norm).
 #include <cmath>
 #include <stdexcept>
 
@@ -118,6 +120,7 @@ static void t13_mup(ExperimentContext& ctx) {
   const auto resC = monte_carlo(ctx.mc(seeds, "T13 coordinate check"), lay.size(),
                                 [&](long long seed, double* out) { coord::run_seed(cs, arms, lay, task, seedC, seed, out); });
   const Vec cm = resC.total.mean(), cse = resC.total.stderr_mean();
+  const MuonCoord muon = measure_muon_coord(ctx, task, quick);  // (C') the Muon pair
 
   // ---- Check: (A) buffer scale, (B) raw key, (C) the coordinate slopes, in that order (C's
   // Student-t tolerance counts the comparisons before it) ----
@@ -172,7 +175,7 @@ static void t13_mup(ExperimentContext& ctx) {
                    0.0, slope1, 0.0, 1e-9);
   // Student-t tolerance at the run's Bonferroni level: the Monte-Carlo comparisons made so far
   // (buffer and raw key, counted by Checks) and the coordinate checks below.
-  constexpr long long kCoordChecks = 5;
+  constexpr long long kCoordChecks = 5 + kMuonChecks;  // five here, the Muon pair's (muon_coord.cpp)
   const long long n_comparisons = mc_comparisons(ctx.checks) + kCoordChecks;
   boost::math::students_t tdist(seeds - 1);
   const double p_each = ctx.opts.family_alpha / n_comparisons;
@@ -201,6 +204,7 @@ static void t13_mup(ExperimentContext& ctx) {
                   0.0, cm[lay.diff(3, 1, l)], cse[lay.diff(3, 1, l)] * t_over_z, 0.0, kMargin);
     ctx.checks.against(-0.5, "key-norm scaling: AK buffer = EMA buffer/‖x‖, n^{-1/2}");
   }
+  check_muon_coord(ctx, muon, p_each);  // AK-Muon − Muon [cor:mup-base-lr], its own Student-t factor
   // The level above assumed that these are the run's last Monte-Carlo comparisons.
   if (mc_comparisons(ctx.checks) != n_comparisons)
     throw std::logic_error("T13: the coordinate checks' Bonferroni family is not the run's");
@@ -289,6 +293,7 @@ static void t13_mup(ExperimentContext& ctx) {
   ctx.findings.push_back(fmt::format(
       "all 20 steps (the former statistic): slope AK-AdamW {}, AdamW {}; the step-1 transient (heavy-tailed R where g ≈ 0) "
       "dominates it at small width", pm(lay.window_slope(0, 2, H, 1)), pm(lay.window_slope(1, 2, H, 1))));
+  cparams["muon_pair"] = record_muon_coord(ctx, muon);
   cparams["seeds"] = seeds;
   cparams["seed_stream"] = "T13/coord/confirm";
   cparams["activation_rule"] = kActRule;

@@ -80,7 +80,7 @@ struct Layout {
 struct Setup {
   std::vector<int> widths;
   int steps = 20, probe = 64, base = 128, batch = 32;
-  double beta = 0.99, eta = 0.5, beta2 = 0.999;
+  double beta = 0.99, eta = 0.5, beta2 = 0.999, aux_lr = 1e-2;  // aux_lr: the Muon family's AdamW layers
 };
 
 /// Entrywise R = Ĝ/(|g| m̄) of a batch (X rows keys, Delta rows errors): {RMS, median |R|}.
@@ -116,7 +116,7 @@ inline void run_seed(const Setup& s, const std::vector<Arm>& arms, const Layout&
       cfg.optimizer = arms[a].optimizer;
       cfg.lr = arms[a].lr;
       cfg.width_lr_power = arms[a].width_lr_power;
-      cfg.beta = s.beta, cfg.eta = s.eta, cfg.beta2 = s.beta2;
+      cfg.beta = s.beta, cfg.eta = s.eta, cfg.beta2 = s.beta2, cfg.aux_lr = s.aux_lr;
       Trainer tr(net, cfg);
       Stream data(seed_root, seed, Purpose::data), probe_s(seed_root, seed, Purpose::aux);
       Mat Xp, Tp, X, T;

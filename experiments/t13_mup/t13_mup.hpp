@@ -7,6 +7,7 @@
 
 #include "common.hpp"
 #include "fit.hpp"
+#include "mup_coord.hpp"
 
 namespace akm::exp::t13 {
 
@@ -100,6 +101,34 @@ double spike_lambda(int n, double mu);
 /// Per trial and width: the row mean of (M_T u)/kSpikeStart after kSpikeSteps steps of the
 /// growing schedule η = η0 (n/128)^{1/2}; E = (β − ηλ̂_u)^T.
 McResult spike_mean(ExperimentContext& ctx, long long trials);
+
+/// (C') The Muon pair of the coordinate check [cor:mup-base-lr, AK-Muon] (muon_coord.cpp).
+/// Hidden rate at the base width: Muon's reference default 0.02, × w^{-1/2} by the corollary.
+constexpr double kMuonLr = 0.02;
+/// Seeds (full, quick), set from a pilot at --seed 1 in quick mode (not the committed seed), as
+/// kFullSeeds: per-seed spread of the paired slopes 0.024 (AK-Muon − Muon) and 0.082 (Muon −
+/// AdamW) at widths 32–128; at 32 seeds the Student-t tolerance stays below ≈ 0.37 and the
+/// power against −½ ≈ 1; full mode 40 for the wider, untried 64–256.
+constexpr int kMuonFullSeeds = 40, kMuonQuickSeeds = 32;
+/// The alternative the AK-Muon check is powered against: NS is scale-free, so no mechanism
+/// predicts the key-norm slope −½ here; it is the size of departure the other bullets' checks detect.
+constexpr const char* kMuonRival = "a width exponent off by 1/2 (the key-norm departure of AK-SGD and AK-AdamW; NS is scale-free)";
+/// The alternative to the corollary's Muon rule: NS(M) has unit singular values, so
+/// ‖ΔW‖₂ = α√(m/n), and RMS(ΔWx) ∝ α ∝ n^{-1/2} for inputs in the update's row space.
+constexpr const char* kMuonRuleRival =
+    "spectral reading: NS has unit singular values, so RMS(Delta W x) scales as alpha, n^{-1/2}";
+struct MuonCoord {
+  coord::Setup setup;
+  std::vector<coord::Arm> arms;
+  int seeds = 0;
+  Vec mean, se;
+};
+MuonCoord measure_muon_coord(ExperimentContext& ctx, const Task& task, bool quick);
+/// The pair's kMuonChecks checks, at the per-comparison level p_each of the run's Bonferroni family.
+constexpr long long kMuonChecks = 2;
+void check_muon_coord(ExperimentContext& ctx, const MuonCoord& r, double p_each);
+/// Its CSVs, figure and finding; returns its params.
+nlohmann::json record_muon_coord(ExperimentContext& ctx, const MuonCoord& r);
 
 /// The buffer-scale and raw-key figures.
 void figures(ExperimentContext& ctx, const nlohmann::json& slopes, double slope_c, double slope_ms, double slope_as);

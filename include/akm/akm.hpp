@@ -19,7 +19,8 @@
 //                Gaussian-key moments λ̂_i, κ_i, Q_ij of x̂ = x/‖x‖; key laws; data-set spectra.
 //   rules/       reference buffers: EMA [eq:ema-update], AK raw [eq:dm-update] and normalized
 //                [eq:dm-norm-update], the deployed batch rule [eq:deployed]; allocation-free
-//                per-trial kernels (same arithmetic); AdamW and AK-AdamW; FLOP counts.
+//                per-trial kernels (same arithmetic); AdamW and AK-AdamW; Newton–Schulz, Muon and
+//                AK-Muon [cor:mup-base-lr]; FLOP counts.
 //   problems/    the logistic teacher, the MLP tasks and training loop, the estimator view,
 //                the training claims' tuning protocol (equal budgets, disjoint seeds).
 //   theory/      every closed form: μ, β̃_i, τ_i, φ_i [eq:dm-eigen, eq:transport-lemma,
@@ -102,6 +103,8 @@
 #include "akm/rules/buffer_kind.hpp"
 #include "akm/rules/cost.hpp"
 #include "akm/rules/kernels.hpp"
+#include "akm/rules/muon.hpp"
+#include "akm/rules/newton_schulz.hpp"
 #include "akm/rules/optimizers.hpp"
 #include "akm/rules/rules.hpp"
 #include "akm/sim/backend.hpp"

@@ -43,6 +43,9 @@ double mup_lr_multiplier(OptimizerFamily family, LayerRole role, double w) {
     if (role == LayerRole::hidden) return 1.0;
     return 1.0 / w;
   }
+  // Muon-family (Muon, AK-Muon) hidden layers: α = Θ(n^{-1/2}), the √(m/n) prefactor in the
+  // optimizer [cor:mup-base-lr]; their input and output layers train with AdamW (below).
+  if (family == OptimizerFamily::muon && role == LayerRole::hidden) return 1.0 / std::sqrt(w);
   // AdamW-family (AdamW, AK-AdamW): input Θ(1), hidden and output Θ(1/n) [cor:mup-base-lr].
   return role == LayerRole::input ? 1.0 : 1.0 / w;
 }

@@ -10,16 +10,19 @@
 
 namespace akm {
 
-bool is_ak(const std::string& o) { return o == "ak-sgd" || o == "ak-adamw"; }
+bool is_ak(const std::string& o) { return o == "ak-sgd" || o == "ak-adamw" || o == "ak-muon"; }
 
 OptimizerFamily family_of(const std::string& o) {
+  if (o == "muon" || o == "ak-muon") return OptimizerFamily::muon;
   return (o == "adamw" || o == "ak-adamw") ? OptimizerFamily::adam : OptimizerFamily::sgd;
 }
 
 void validate(const TrainConfig& c) {
   if (c.optimizer != "sgd-m" && c.optimizer != "ak-sgd" && c.optimizer != "adamw" &&
-      c.optimizer != "ak-adamw")
-    throw InputError("optimizer", c.optimizer, "one of sgd-m, ak-sgd, adamw, ak-adamw");
+      c.optimizer != "ak-adamw" && c.optimizer != "muon" && c.optimizer != "ak-muon")
+    throw InputError("optimizer", c.optimizer, "one of sgd-m, ak-sgd, adamw, ak-adamw, muon, ak-muon");
+  if (family_of(c.optimizer) == OptimizerFamily::muon && !(c.aux_lr > 0 && std::isfinite(c.aux_lr)))
+    throw InputError("aux_lr", show(c.aux_lr), "must be > 0 and finite");
   require_finite("lr", c.lr);
   require_finite("width_lr_power", c.width_lr_power);
   if (!(c.lr > 0)) throw InputError("lr", std::to_string(c.lr), "must be > 0");
@@ -53,6 +56,8 @@ struct Trainer::Layer {
   Mat M;                          // sgd-m / ak-sgd buffer
   std::unique_ptr<AdamW> adam;
   std::unique_ptr<AkAdamW> akadam;
+  std::unique_ptr<Muon> muon;
+  std::unique_ptr<AkMuon> akmuon;
 
   void step(Mat& W, const Mat& Delta, const Mat& X) {
     if (kind == "sgd-m") {
@@ -64,6 +69,10 @@ struct Trainer::Layer {
       W -= lr * M;
     } else if (kind == "adamw") {
       adam->step_batch(W, Delta, X);
+    } else if (kind == "muon") {
+      muon->step_batch(W, Delta, X);
+    } else if (kind == "ak-muon") {
+      akmuon->step_normalized(W, Delta, normalize_rows_or_zero(X), order(W, X));  // NS(M_t) [cor:mup-base-lr]
     } else {
       // AkAdamW::step_batch written out so a dead (zero) key row is tolerated.
       rules::deployed(akadam->M, Delta, normalize_rows_or_zero(X), akadam->params.beta1, akadam->eta, order(W, X));
@@ -82,6 +91,8 @@ struct Trainer::Layer {
   const Mat& buffer() const {
     if (adam) return adam->m;
     if (akadam) return akadam->M;
+    if (muon) return muon->m;
+    if (akmuon) return akmuon->M;
     return M;
   }
 };
@@ -92,20 +103,30 @@ Trainer::Trainer(Mlp& net, const TrainConfig& cfg) : net_(net), cfg_(cfg) {
   for (int l = 0; l < net.layers(); ++l) {
     auto L = std::make_unique<Layer>();
     L->kind = cfg.optimizer;
-    L->lr = cfg.lr * mup_lr_multiplier(fam, net.role(l), net.width_multiplier());
+    // The Muon family orthogonalises hidden matrices only; the other layers are AdamW's at aux_lr.
+    const bool aux = fam == OptimizerFamily::muon && net.role(l) != LayerRole::hidden;
+    if (aux) L->kind = "adamw";
+    L->lr = (aux ? cfg.aux_lr : cfg.lr) * mup_lr_multiplier(aux ? OptimizerFamily::adam : fam, net.role(l), net.width_multiplier());
     if (net.role(l) == LayerRole::hidden || net.role(l) == LayerRole::output)
       L->lr *= std::pow(net.width_multiplier(), cfg.width_lr_power);
     L->beta = cfg.beta;
     L->eta = cfg.eta;
     const int r = static_cast<int>(net.W[l].rows()), c = static_cast<int>(net.W[l].cols());
-    if (fam == OptimizerFamily::adam) {
+    if (fam == OptimizerFamily::muon && !aux) {
+      MuonParams p;
+      p.lr = L->lr;
+      p.beta = cfg.beta;
+      p.weight_decay = cfg.weight_decay;
+      if (cfg.optimizer == "muon") L->muon = std::make_unique<Muon>(r, c, p);
+      else L->akmuon = std::make_unique<AkMuon>(r, c, p, cfg.eta);
+    } else if (fam == OptimizerFamily::adam || aux) {
       AdamWParams p;
       p.lr = L->lr;
       p.beta1 = cfg.beta;
       p.beta2 = cfg.beta2;
       p.eps = cfg.eps;
       p.weight_decay = cfg.weight_decay;
-      if (cfg.optimizer == "adamw") L->adam = std::make_unique<AdamW>(r, c, p);
+      if (L->kind == "adamw") L->adam = std::make_unique<AdamW>(r, c, p);
       else L->akadam = std::make_unique<AkAdamW>(r, c, p, cfg.eta);
     } else {
       L->M = Mat::Zero(r, c);

@@ -16,7 +16,9 @@
 //   output   1/(√fan_in · w)       α/w (Θ(1/n))      α/w
 // cor:mup-base-lr: AK-SGD α = Θ(1) on hidden layers and Θ(1/n) on output heads; AK-AdamW
 // α = Θ(1/n) on hidden layers — the base optimizers' own rules, inherited unchanged
-// because the AK buffer has EMA's per-coordinate scale Θ(n^{-1/2}) [thm:mup-eta]. At the
+// because the AK buffer has EMA's per-coordinate scale Θ(n^{-1/2}) [thm:mup-eta]. Muon and
+// AK-Muon: α = Θ(n^{-1/2}) on hidden layers, the optimizer applying the √(m/n) prefactor
+// [cor:mup-base-lr]; their input and output layers are AdamW's, as in Muon's reference. At the
 // base width (w = 1) this is the standard parameterization. A depth-1 model (linear or
 // logistic regression) starts at W = 0 with multiplier 1.
 #pragma once
@@ -33,8 +35,9 @@ namespace akm {
 enum class LossKind { mse, logistic, softmax_ce };
 /// Role of a linear layer for the μP multipliers (single: the only layer).
 enum class LayerRole { input, hidden, output, single };
-/// Optimizer family for the μP learning-rate multipliers.
-enum class OptimizerFamily { sgd, adam };
+/// Optimizer family for the μP learning-rate multipliers (muon: Muon and AK-Muon on hidden
+/// layers, whose input and output layers go to the AdamW fallback).
+enum class OptimizerFamily { sgd, adam, muon };
 
 /// Sizes of an MLP (GELU, no biases).
 struct MlpShape {

@@ -5,6 +5,10 @@
 //   ak-sgd    M ← βM + η(Ĝ − MΣ̂_B),            W ← W − α_l M          [eq:deployed]
 //   adamw     AdamW on G (akm::AdamW)
 //   ak-adamw  AdamW with the deployed AK buffer as first moment (akm::AkAdamW)
+//   muon      hidden layers: W ← W − α_l √(m/n) NS(m), m the EMA buffer (akm::Muon)
+//   ak-muon   hidden layers: W ← W − α_l √(m/n) NS(M), M the deployed AK buffer (akm::AkMuon)
+//             [cor:mup-base-lr]; the input and output layers of both train with AdamW at
+//             aux_lr, as Muon's reference keeps its embedding and head on AdamW
 // with G = ΔᵀX/N, Ĝ = ΔᵀX̂/N, Σ̂_B = X̂ᵀX̂/N from each layer's hooks (X_l, Δ_l), the
 // correction contracted in the cheaper order on the full counts (cost::cheaper_order, the
 // finite-N form of [eq:dispatch]), and the per-layer rate α_l = lr ×
@@ -18,14 +22,18 @@
 #include <vector>
 
 #include "akm/problems/mlp.hpp"
+#include "akm/rules/muon.hpp"
 #include "akm/rules/optimizers.hpp"
 
 namespace akm {
 
 /// How train() trains: optimizer, rates, batches, steps, evaluation.
 struct TrainConfig {
-  std::string optimizer = "ak-adamw";  ///< sgd-m | ak-sgd | adamw | ak-adamw
+  std::string optimizer = "ak-adamw";  ///< sgd-m | ak-sgd | adamw | ak-adamw | muon | ak-muon
   double lr = 1e-3;      ///< base rate α (μP multipliers applied per layer)
+  /// Muon family: AdamW's base rate on the input and output layers (the auxiliary rate of
+  /// tab:hps; 3e-4 is Muon's reference default, as akm.torch's AKMuon fallback).
+  double aux_lr = 3e-4;
   double beta = 0.9;     ///< β of the buffer (β1 for the Adam family)
   double eta = 0.4;      ///< AK delta-rule coefficient η
   double beta2 = 0.999;  ///< β2 of the Adam family
@@ -44,9 +52,9 @@ struct TrainConfig {
 
 /// Throws InputError naming the first invalid field.
 void validate(const TrainConfig& c);
-/// The optimizer is ak-sgd or ak-adamw.
+/// The optimizer is ak-sgd, ak-adamw or ak-muon.
 bool is_ak(const std::string& optimizer);
-/// sgd for sgd-m and ak-sgd, adam for adamw and ak-adamw.
+/// sgd for sgd-m and ak-sgd, adam for adamw and ak-adamw, muon for muon and ak-muon.
 OptimizerFamily family_of(const std::string& optimizer);
 
 /// One optimizer per layer, stepping on (W, X, Δ).
@@ -58,7 +66,7 @@ class Trainer {
   /// Forward, backward and one optimizer step on (X, T); returns the batch loss before the
   /// step. The batch's activations and errors stay in cache().
   double step(ConstMatRef X, ConstMatRef T, LossKind loss);
-  /// The first-moment buffer of layer l (EMA m, AK M; before bias correction).
+  /// The first-moment buffer of layer l (EMA m, AK M; before bias correction or NS).
   const Mat& buffer(int l) const;
   /// Activations and errors of the last batch.
   const MlpCache& cache() const { return cache_; }
