@@ -43,7 +43,8 @@
 //                see akmConfig.cmake) and run_experiment().
 //   app/         the drivers behind the program's commands: `akm simulate` (options,
 //                validation, the run on a backend, its verdict), `akm explore`'s request
-//                handling (the API, its guard, the page) and `akm bench` (the workloads, the
+//                handling (the API, its guard, the page), `akm phase` (the request, its
+//                validation, the map and --measure) and `akm bench` (the workloads, the
 //                machine's ceilings and their judgement).
 #pragma once
 
@@ -53,6 +54,7 @@
 #include "akm/app/bench_machine.hpp"
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
+#include "akm/app/phase.hpp"
 #include "akm/app/simulate.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/hd.hpp"
