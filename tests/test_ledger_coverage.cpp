@@ -122,7 +122,10 @@ TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
   EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-sgd"), S::Contradicted);
   // T13's growing η stays mean-square stable: the text as written is rejected, the Θ(√n) bound holds.
   EXPECT_EQ(by_label.at("thm:mup-eta/eta-growing"), S::Corrected);
-  EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-muon"), S::NotTestableHere);
+  // T13's Muon pair: Newton–Schulz is scale-free, so AK-Muon's update keeps Muon's width slope
+  // (paired −0.01); Muon itself at the corollary's α = Θ(n^{-1/2}) shrinks as n^{-1/2} against AdamW.
+  EXPECT_EQ(by_label.at("cor:mup-base-lr/ak-muon"), S::Supported);
+  EXPECT_EQ(by_label.at("cor:mup-base-lr/muon-rule"), S::Contradicted);
   // Decided from the mechanism: the step-1 update ratio is κ/‖x‖ exactly, ‖x‖ ∝ √n (T13).
   EXPECT_EQ(by_label.at("app:mup-coord/update-step-1"), S::Contradicted);
   // T18's proxy of sec:diag-feat: AK-AdamW's hidden features are worse conditioned than tab:hps AdamW's.

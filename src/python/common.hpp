@@ -46,5 +46,6 @@ void bind_phase(pyb::module_& m);
 void bind_simulate(pyb::module_& m);
 void bind_run(pyb::module_& m);
 void bind_optimizers(pyb::module_& m);
+void bind_muon(pyb::module_& m);
 
 }  // namespace akm::py

@@ -1,6 +1,6 @@
 // python/module — the akm Python module: the layer above experiments, calling the
 // same library as the program. One file per area (theory, spectrum, phase, simulate, run,
-// optimizers); bad input raises ValueError with the CLI's message (akm::InputError::what()).
+// optimizers, muon); bad input raises ValueError with the CLI's message (akm::InputError::what()).
 #include "akm/base/errors.hpp"
 #include "akm/base/interrupt.hpp"
 #include "akm/base/version.hpp"
@@ -26,4 +26,5 @@ PYBIND11_MODULE(_akm, m) {
   py::bind_simulate(m);
   py::bind_run(m);
   py::bind_optimizers(m);
+  py::bind_muon(m);
 }

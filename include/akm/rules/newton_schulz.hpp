@@ -26,7 +26,9 @@ namespace akm::ns {
 
 /// The quintic's coefficients p(σ) = aσ + bσ³ + cσ⁵.
 struct Coefficients {
-  double a, b, c;
+  double a;  ///< of σ: the slope p'(0), the growth of small singular values per step
+  double b;  ///< of σ³
+  double c;  ///< of σ⁵
 };
 /// Muon's coefficients (Jordan et al.'s reference implementation).
 inline constexpr Coefficients kMuon{3.4445, -4.7750, 2.0315};
@@ -48,12 +50,14 @@ Mat newton_schulz(ConstMatRef G, int steps = kSteps);
 /// The reference U p^steps(Σ/‖G‖_F) Vᵀ from a thin SVD of G (JacobiSVD). Validates first.
 Mat newton_schulz_svd(ConstMatRef G, int steps = kSteps);
 
+/// An interval of singular values.
+struct Band {
+  double lo;  ///< lower end
+  double hi;  ///< upper end
+};
 /// Where `steps` iterations take singular values that start in [floor, 1]: a guaranteed
 /// enclosure [lo, hi] of p^steps over that interval (a grid of `points` values widened by
 /// the grid's Lipschitz margin), floor in [0, 1).
-struct Band {
-  double lo, hi;
-};
 Band quintic_band(double floor, int steps, int points = 2000001);
 
 /// The first-order error model of the iteration in float64 (u = 2⁻⁵³), in Frobenius norm:
@@ -67,8 +71,11 @@ Band quintic_band(double floor, int steps, int points = 2000001);
 ///              P·Q of inner dimension j errs by at most j·u·‖P‖_F‖Q‖_F entrywise summed;
 ///              the terms are derived in newton_schulz.cpp). A bound, first order in u.
 struct ErrorModel {
-  double s_max, lipschitz, rounding;
+  double s_max;      ///< bound on every singular value of every iterate
+  double lipschitz;  ///< L = max |p'| on [0, s_max]
+  double rounding;   ///< the Frobenius-norm bound on newton_schulz's rounding error
 };
+/// The error model of newton_schulz on a rows×cols G with `steps` iterations (the comment above).
 ErrorModel error_model(int rows, int cols, int steps = kSteps);
 
 }  // namespace akm::ns
