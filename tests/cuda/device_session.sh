@@ -2,12 +2,14 @@
 # device_session.sh — the one script a session lent a GPU runs (docs/cuda.md, "The device
 # session"): at most 8 minutes, everything under OUT_DIR, then the tables into docs/cuda.md.
 #
-#   tests/cuda/device_session.sh BUILD_DIR OUT_DIR [BUILT_SOURCE_DIR]
+#   tests/cuda/device_session.sh CARRY OUT_DIR [BUILT_SOURCE_DIR]
 #
-# BUILD_DIR holds akm and tests/<the CUDA test binaries> built with the CUDA backend (sm_90),
-# and ptxas.json (tests/cuda/ptxas_table.py --json BUILD_DIR/ptxas.json, made where the build
-# was); BUILD_DIR/../lib may hold shared libraries the device machine lacks (device_report.sh's
-# rules). Steps, each under its own time limit, each recorded in OUT_DIR/session.json:
+# CARRY is the archive tests/cuda/prepare_device_carry.sh wrote (DEST/carry.tar.xz, unpacked
+# here into /tmp/akm-dev/carry) or a folder BUILD_DIR holding akm and tests/<the CUDA test
+# binaries> built with the CUDA backend (sm_90), and ptxas.json (tests/cuda/ptxas_table.py
+# --json BUILD_DIR/ptxas.json, made where the build was); BUILD_DIR/../lib may hold shared
+# libraries the device machine lacks (device_report.sh's rules). BUILT_SOURCE_DIR defaults to
+# the archive's build/source_dir.txt. Steps, each under its own time limit, each recorded in OUT_DIR/session.json:
 #   env.txt          the device, driver, CUDA and JAX versions (as device_report.sh writes it)
 #   ptxas.json       registers, stack frame and spills per kernel (regenerated where nvcc exists)
 #   run.json         tests/cuda/run_on_device.sh: every device test (a skip fails) and the quick bench
@@ -20,7 +22,12 @@
 # then tests/cuda/device_table.py OUT_DIR --write docs/cuda.md (the session tables). Exit 0 when
 # every step passed (ncu missing or refused is recorded, not a failure).
 set -u
-build=$(realpath "$1")
+if [[ -f "$1" && "$1" == *.tar.xz ]]; then
+  rm -rf /tmp/akm-dev/carry && mkdir -p /tmp/akm-dev/carry && tar xJf "$1" -C /tmp/akm-dev/carry || exit 2
+  build=/tmp/akm-dev/carry/build
+else
+  build=$(realpath "$1")
+fi
 out=$(realpath "$2")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 start=$(date +%s)
@@ -52,7 +59,7 @@ if [[ -d "$build/../lib" ]]; then
 fi
 cublas=$(dirname "$( (ls /usr/local/cuda/lib64/libcublas.so.13 || find / -name 'libcublas.so.13' -not -path '/proc/*') 2>/dev/null | head -n1)")
 export LD_LIBRARY_PATH="/tmp/akm-dev/lib:/usr/local/cuda/lib64:$cublas${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-src=${3:-}
+src=${3:-$(cat "$build/source_dir.txt" 2>/dev/null)}
 if [[ -n "$src" && "$src" != "$here" && ! -e "$src" ]]; then mkdir -p "$(dirname "$src")" && ln -s "$here" "$src"; fi
 py=$(command -v python3)
 akm="$build/akm"
