@@ -1,13 +1,26 @@
 // The error of Newton–Schulz's SVD reference (ns::newton_schulz_svd), a posteriori from its own
-// factors, shared by tests/test_newton_schulz.cpp and tests/test_muon.cpp.
+// factors, and the Gaussian test matrices, shared by tests/test_newton_schulz.cpp and
+// tests/test_muon.cpp.
 #pragma once
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <random>
 
 #include "akm/rules/newton_schulz.hpp"
 
 namespace akm_test {
+
+// An r×c matrix of independent standard normals from `seed`.
+inline akm::Mat gaussian(int r, int c, std::uint64_t seed) {
+  std::mt19937_64 eng(seed);
+  std::normal_distribution<double> z(0.0, 1.0);
+  akm::Mat a(r, c);
+  for (int j = 0; j < c; ++j)
+    for (int i = 0; i < r; ++i) a(i, j) = z(eng);
+  return a;
+}
 
 // (U, Σ, V) is the exact SVD of a G' with ‖G' − G‖_F ≤ (ρ + ω)‖G‖_F, ρ the relative residual
 // ‖UΣVᵀ − G‖_F/‖G‖_F (plus its own rounding) and ω the orthogonality defect of U and V;

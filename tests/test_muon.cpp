@@ -23,14 +23,7 @@ namespace {
 using akm::Mat;
 namespace ns = akm::ns;
 
-Mat gaussian(int r, int c, std::uint64_t seed) {
-  std::mt19937_64 eng(seed);
-  std::normal_distribution<double> z(0.0, 1.0);
-  Mat a(r, c);
-  for (int j = 0; j < c; ++j)
-    for (int i = 0; i < r; ++i) a(i, j) = z(eng);
-  return a;
-}
+using akm_test::gaussian;
 
 // NS's two paths differ by at most akm_test::agreement_bound (tests/ns_bounds.hpp); the update
 // scales that by lr·√(m/n) per step, and the decay factor (≤ 1) does not grow it.

@@ -22,14 +22,7 @@ using akm::Mat;
 using akm::Vec;
 namespace ns = akm::ns;
 
-Mat gaussian(int r, int c, std::uint64_t seed) {
-  std::mt19937_64 eng(seed);
-  std::normal_distribution<double> z(0.0, 1.0);
-  Mat a(r, c);
-  for (int j = 0; j < c; ++j)
-    for (int i = 0; i < r; ++i) a(i, j) = z(eng);
-  return a;
-}
+using akm_test::gaussian;
 
 // U diag(s) Vᵀ with orthonormal U, V (from QR) and singular values spread over [lo, hi].
 Mat conditioned(int m, int n, double lo, double hi, std::uint64_t seed) {
