@@ -40,12 +40,15 @@
 //   report/      CSV, gnuplot figures, staged result folders, results/index.html, notebooks,
 //                the ledger's verdicts (ledger.json, the statements table).
 //   experiments/ the experiment registry (link the experiments' whole archive to fill it,
-//                see akmConfig.cmake) and run_experiment().
-//   app/         the drivers behind the program's commands: `akm simulate` (options,
-//                validation, the run on a backend, its verdict), `akm explore`'s request
-//                handling (the API, its guard, the page), `akm phase` (the request, its
-//                validation, the map and --measure) and `akm bench` (the workloads, the
-//                machine's ceilings and their judgement).
+//                see akmConfig.cmake), run_experiment() and the claims' expected statuses
+//                (`akm run/reproduce --expect`).
+//   app/         the drivers behind the program's commands: `akm theory` (validation and
+//                the closed forms), `akm simulate` (options, validation, the run on a
+//                backend, its verdict), `akm explore`'s request handling (the API, its
+//                guard, the page), `akm phase` (the request, its validation, the map and
+//                --measure), `akm bench` (the workloads, the machine's ceilings and their
+//                judgement), `akm ledger` and reproduce's ledger step, run's --backend, and
+//                the run's processes (rank 0 writes) as the commands see them.
 #pragma once
 
 #include "akm/app/bench.hpp"
@@ -54,8 +57,12 @@
 #include "akm/app/bench_machine.hpp"
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
+#include "akm/app/ledger.hpp"
 #include "akm/app/phase.hpp"
+#include "akm/app/processes.hpp"
+#include "akm/app/run.hpp"
 #include "akm/app/simulate.hpp"
+#include "akm/app/theory.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/hd.hpp"
 #include "akm/base/interrupt.hpp"
@@ -78,6 +85,7 @@
 #include "akm/check/power.hpp"
 #include "akm/check/status.hpp"
 #include "akm/check/trend.hpp"
+#include "akm/experiments/expectations.hpp"
 #include "akm/experiments/experiment.hpp"
 #include "akm/experiments/paper_statements.hpp"
 #include "akm/experiments/result_hash.hpp"

@@ -16,6 +16,12 @@
 
 namespace akm::simulate {
 
+Spectrum validate(const Options& o, const std::string& spectrum) {
+  Spectrum s = parse_spectrum(spectrum, o.seed);
+  validate(o, s);
+  return s;
+}
+
 void validate(const Options& o, const Spectrum& s) {
   require_beta(o.beta);
   require_eta(o.eta);

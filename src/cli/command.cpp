@@ -11,7 +11,7 @@
 #include <fmt/format.h>
 
 #include "akm/base/version.hpp"
-#include "akm/sim/dist.hpp"
+#include "akm/app/processes.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/report/report.hpp"
 
@@ -68,7 +68,7 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
 }
 
 bool show_progress(bool quiet) {
-  if (quiet || !dist::root()) return false;
+  if (quiet || !app::writes()) return false;
   // Under mpirun rank 0's stderr is a pipe to the launcher even when the launcher's is a
   // terminal, so AKM_PROGRESS=1 (mpirun -x AKM_PROGRESS=1) asks for progress explicitly.
   const char* force = std::getenv("AKM_PROGRESS");
@@ -91,7 +91,7 @@ RunOptions to_options(const CommonRunFlags& f) {
   o.threads = f.threads;
   o.out_root = f.out;
   o.progress = show_progress(f.quiet);
-  if (dist::root()) require_writable_dir(o.out_root, "--out");  // under mpirun rank 0 alone writes
+  if (app::writes()) require_writable_dir(o.out_root, "--out");  // under mpirun rank 0 alone writes
   return o;
 }
 
@@ -133,7 +133,7 @@ int run_main(int argc, const char* const* argv, bool execute) {
       if (!execute) return e.get_exit_code() == 0 ? 0 : 2;
       // Prints help/version or the error (rank 0 only: every rank parses the same argv).
       std::ostream null(nullptr);
-      const int code = dist::root() ? app.exit(e) : app.exit(e, null, null);
+      const int code = app::writes() ? app.exit(e) : app.exit(e, null, null);
       return code == 0 ? 0 : 2;
     }
     for (auto* sub : app.get_subcommands()) {
@@ -144,11 +144,11 @@ int run_main(int argc, const char* const* argv, bool execute) {
     }
   } catch (const InputError& e) {
     // Every rank refuses the same input: rank 0 alone says so.
-    if (execute && dist::root()) std::cerr << "akm: " << e.what() << "\n";
+    if (execute && app::writes()) std::cerr << "akm: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
     if (execute)
-      std::cerr << (dist::size() > 1 ? fmt::format("akm (rank {}): ", dist::rank()) : std::string("akm: "))
+      std::cerr << (app::ranks() > 1 ? fmt::format("akm (rank {}): ", app::rank()) : std::string("akm: "))
                 << "internal error: " << e.what() << "\n";
     return 3;
   }

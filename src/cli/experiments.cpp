@@ -10,15 +10,15 @@
 
 #include <fmt/format.h>
 
-#include "akm/sim/backend.hpp"
-#include "akm/sim/dist.hpp"
+#include "akm/app/ledger.hpp"
+#include "akm/app/processes.hpp"
+#include "akm/app/run.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/report/report.hpp"
+#include "akm/experiments/expectations.hpp"
 #include "akm/experiments/result_hash.hpp"
 #include "command.hpp"
-#include "ledger_step.hpp"
 #include "notebooks_step.hpp"
-#include "expectations.hpp"
 #include "akm/base/progress.hpp"
 
 namespace akm::cli {
@@ -75,15 +75,15 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
   std::vector<std::string> mismatches;
   RunProgress progress(list.size(), opts.progress);
   // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
-  const bool tty = isatty(STDOUT_FILENO) && dist::size() == 1;
+  const bool tty = isatty(STDOUT_FILENO) && app::ranks() == 1;
   for (std::size_t k = 0; k < list.size(); ++k) {
     const auto& e = *list[k];
     bool kept_pass = false;
     std::string status;
     nlohmann::json statements;
     // Under MPI, rank 0's files decide for every rank (the ranks must run the same experiments).
-    const bool keep = resume && dist::agree(up_to_date(e, opts, kept_pass, status, statements));
-    if (resume) kept_pass = dist::agree(kept_pass);
+    const bool keep = resume && app::agree(up_to_date(e, opts, kept_pass, status, statements));
+    if (resume) kept_pass = app::agree(kept_pass);
     if (keep) {
       std::cout << fmt::format("{:<4} {}  kept: summary.json matches this version, seed and flags  {}  [{}]\n",
                                e.info.id, kept_pass ? "PASS" : "FAIL",
@@ -112,7 +112,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
     if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick, opts.trials_scale); !m.empty())
       mismatches.push_back(std::move(m));
   }
-  if (dist::root()) write_report(opts.out_root);
+  if (app::writes()) write_report(opts.out_root);
   std::cout << fmt::format("report: {}\n", (opts.out_root / "index.html").string());
   if (!expect) return all ? 0 : 1;
   // With --expect the exit code says whether every claim has its registered status: a FAIL
@@ -175,18 +175,6 @@ void load_expectations(RunState& st) {
   if (!st.expect_file.empty()) st.expect = read_expectations(st.expect_file);
 }
 
-// Experiments run their Monte Carlo on the CPU reference engine (akm/rules/kernels.hpp per trial,
-// akm/sim/sim.hpp): none of them is built on a workload with a CUDA launcher, so `run` accepts
-// --backend cpu only. The name is parsed as every command parses it (parse_backend, one refusal
-// for unknown names); cuda is then refused with where the CUDA backend does apply.
-void require_cpu_backend(const std::string& backend) {
-  if (parse_backend(backend, "--backend", {Backend::cpu, Backend::cuda}) == Backend::cpu) return;
-  throw InputError("--backend", backend,
-                   "experiments run on the CPU reference engine (no experiment has a CUDA "
-                   "kernel); use cpu, or --backend cuda with akm simulate, akm phase "
-                   "--measure or akm bench");
-}
-
 const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   auto st = std::make_shared<RunState>();
   auto* run = app.add_subcommand("run", "run experiments by ID (T1…) or name (fixed-point…)");
@@ -198,9 +186,9 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   run->add_option("--backend", st->backend, "cpu (experiments have no CUDA kernels)")->capture_default_str();
   add_expect_flag(run, *st);
   return {[st] {
-            require_cpu_backend(st->backend);
+            app::require_cpu_backend(st->backend);
             st->chosen = find_all(st->ids);
-            if (dist::root()) require_gnuplot("akm run");
+            if (app::writes()) require_gnuplot("akm run");
             load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
           },
@@ -224,18 +212,18 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   add_expect_flag(rep, *st);
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);
-            if (dist::root()) require_gnuplot("akm reproduce");
+            if (app::writes()) require_gnuplot("akm reproduce");
             load_expectations(*st);  // before to_options, which creates --out
             st->opts = to_options(st->flags);
             st->nb_dir = notebook_dir(st->opts, st->notebooks);  // validated before any work
-            st->ledger = shipped_ledger();
+            st->ledger = app::shipped_ledger(std::string(AKM_SOURCE_DIR) + "/experiments/paper_claims.tsv");
           },
           [st] {
             const int rc = run_many(st->chosen, st->opts, st->resume, st->expected());
             // A verdict per statement of the paper from the checks just recorded, before the
             // report is written, so that its index shows them (docs/ledger.md).
-            ledger_step(*st->ledger, st->opts.out_root, std::cout);
-            if (dist::root()) export_notebooks_and_report(st->opts, st->nb_dir);
+            app::ledger_step(*st->ledger, st->opts.out_root, std::cout);
+            if (app::writes()) export_notebooks_and_report(st->opts, st->nb_dir);
             return rc;
           }};
 });

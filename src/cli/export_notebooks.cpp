@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "akm/sim/dist.hpp"
+#include "akm/app/processes.hpp"
 #include "akm/report/notebook.hpp"
 #include "akm/report/report.hpp"
 #include "command.hpp"
@@ -25,7 +25,7 @@ const RegisterCommand export_cmd(38, "export-notebooks", [](CLI::App& app) -> Ac
   cmd->add_option("--results", f->results, "results folder to read")->capture_default_str();
   cmd->add_option("--out", f->out, "notebook folder (default: notebooks_export/ next to --results)");
   return [f] {
-    if (!dist::root()) return 0;  // under mpirun: rank 0 alone writes
+    if (!app::writes()) return 0;  // under mpirun: rank 0 alone writes
     const std::filesystem::path out =
         f->out.empty() ? default_notebook_dir(f->results) : std::filesystem::path(f->out);
     const auto files = export_notebooks(f->results, out);

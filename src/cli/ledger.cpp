@@ -9,31 +9,12 @@
 
 #include <fmt/format.h>
 
-#include "akm/base/errors.hpp"
-#include "akm/check/ledger.hpp"
-#include "akm/check/paper_claims.hpp"
-#include "akm/report/files.hpp"
+#include "akm/app/ledger.hpp"
+#include "akm/app/processes.hpp"
 #include "akm/report/index.hpp"
-#include "akm/report/ledger_report.hpp"
-#include "akm/sim/dist.hpp"
 #include "command.hpp"
-#include "ledger_step.hpp"
 
 namespace akm::cli {
-
-Ledger shipped_ledger() {
-  Ledger l = compiled_ledger();  // the ledger every experiment of this build reports by
-  require_known_labels(l, read_paper_claims(std::string(AKM_SOURCE_DIR) + "/experiments/paper_claims.tsv"));
-  return l;
-}
-
-nlohmann::json ledger_step(const Ledger& ledger, const std::filesystem::path& results, std::ostream& out) {
-  const auto summaries = load_ledger_summaries(results.string(), ledger);
-  auto json = ledger_json(ledger, ledger_verdicts(ledger, summaries), summaries);
-  out << ledger_table_text(json);
-  if (dist::root()) write_file_atomic(results / "ledger.json", json.dump(2) + "\n");
-  return json;
-}
 
 namespace {
 
@@ -77,33 +58,20 @@ const RegisterCommand ledger_cmd(44, "ledger", [](CLI::App& app) -> Plan {
   cmd->add_flag("--no-index", f.no_index, "do not refresh index.html and summary.json");
   Plan plan;
   plan.validate = [st] {
-    auto& fl = st->flags;
-    st->ledger = read_ledger(fl.ledger);
-    require_known_labels(*st->ledger, read_paper_claims(fl.claims));
-    std::error_code ec;
-    if (!std::filesystem::is_directory(fl.results, ec))
-      throw InputError("--results", fl.results, "an existing results folder (written by akm run / reproduce)");
-    if (!fl.statement.empty()) {
-      bool known = false;
-      for (const auto& e : st->ledger->entries) known = known || e.label == fl.statement;
-      if (!known)
-        throw InputError("--statement", fl.statement,
-                         fmt::format("a label of the ledger ({} statements; `akm ledger` lists them)",
-                                     st->ledger->entries.size()));
-    }
+    const auto& fl = st->flags;
+    st->ledger = app::read_ledger_request(fl.ledger, fl.claims, fl.results, fl.statement);
   };
   plan.run = [st] {
     const auto& fl = st->flags;
     const Ledger& ledger = *st->ledger;
     if (!fl.statement.empty()) {
-      const auto summaries = load_ledger_summaries(fl.results, ledger);
-      const auto json = ledger_json(ledger, ledger_verdicts(ledger, summaries), summaries);
+      const auto json = app::ledger_verdicts_json(ledger, fl.results);
       for (const auto& s : json.at("statements"))
         if (s.at("label") == fl.statement) print_statement(s);
       return 0;
     }
-    ledger_step(ledger, fl.results, std::cout);
-    if (dist::root() && !fl.no_index) write_report(fl.results);  // under mpirun: rank 0 alone writes
+    app::ledger_step(ledger, fl.results, std::cout);
+    if (app::writes() && !fl.no_index) write_report(fl.results);  // under mpirun: rank 0 alone writes
     return 0;
   };
   return plan;

@@ -7,7 +7,7 @@
 
 #include "akm/report/notebook.hpp"
 #include "akm/report/report.hpp"
-#include "akm/sim/dist.hpp"
+#include "akm/app/processes.hpp"
 
 namespace akm::cli {
 
@@ -19,7 +19,7 @@ void add_notebook_flag(CLI::App* cmd, std::string& dir) {
 std::filesystem::path notebook_dir(const RunOptions& opts, const std::string& flag) {
   const std::filesystem::path dir =
       flag.empty() ? default_notebook_dir(opts.out_root) : std::filesystem::path(flag);
-  if (dist::root()) require_writable_dir(dir, "--notebooks");  // under mpirun rank 0 alone writes
+  if (app::writes()) require_writable_dir(dir, "--notebooks");  // under mpirun rank 0 alone writes
   return dir;
 }
 

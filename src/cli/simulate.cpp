@@ -18,8 +18,7 @@
 #include "akm/experiments/experiment.hpp"
 #include "akm/report/report.hpp"
 #include "akm/app/simulate.hpp"
-#include "akm/sim/dist.hpp"
-#include "akm/spectrum/spectrum.hpp"
+#include "akm/app/processes.hpp"
 #include "command.hpp"
 
 namespace fs = std::filesystem;
@@ -107,7 +106,7 @@ int cmd_simulate(SimulateState& st) {
       if (done == total) std::fprintf(stderr, "\n");
     };
   const simulate::Result r = simulate::run(o, *st.spectrum);
-  ResultDir dir(st.root, st.id, dist::root());  // under mpirun rank 0 alone writes
+  ResultDir dir(st.root, st.id, app::writes());  // under mpirun rank 0 alone writes
   dir.write_csv("rates.csv", rates_table(r));
   // Two figures from rates.csv: the buffer contraction β̃_i and the rate ρ_i per direction,
   // measured (± standard error) over the closed form, AK beside EMA.
@@ -185,8 +184,7 @@ const RegisterCommand simulate_cmd(42, "simulate", [](CLI::App& app) -> Plan {
   c->add_option("--out", st->out, "output folder (replaced atomically)")->capture_default_str();
   c->add_flag("--quiet", st->quiet, "no progress, table or summary lines");
   return {[st] {
-            st->spectrum = parse_spectrum(st->spec, st->o.seed);
-            simulate::validate(st->o, *st->spectrum);
+            st->spectrum = simulate::validate(st->o, st->spec);
             const std::string& out = st->out;
             if (out.empty()) throw InputError("--out", "''", "must be a writable folder path");
             const fs::path out_path = fs::absolute(out).lexically_normal();
@@ -195,8 +193,8 @@ const RegisterCommand simulate_cmd(42, "simulate", [](CLI::App& app) -> Plan {
             if (st->id.empty() || st->id == "." || st->id == "..")
               throw InputError("--out", out, "must name a writable folder");
             // Rank 0 alone draws the figures and writes (under mpirun); before --out is created.
-            if (dist::root()) require_gnuplot("akm simulate");
-            if (dist::root()) require_writable_dir(st->root, "--out");
+            if (app::writes()) require_gnuplot("akm simulate");
+            if (app::writes()) require_writable_dir(st->root, "--out");
           },
           [st] { return cmd_simulate(*st); }};
 });

@@ -4,17 +4,15 @@
 
 #include <fmt/format.h>
 
+#include "akm/app/theory.hpp"
 #include "akm/base/errors.hpp"
-#include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/report.hpp"
-#include "akm/theory/theory.hpp"
 #include "command.hpp"
 
 namespace akm::cli {
 namespace {
 
 // One options record: CLI11 binds β, η, α into TheoryInputs (theory/report.hpp), whose
-// defaults are the only ones; the key and spectrum texts are parsed once by validate.
+// defaults are the only ones; the key and spectrum texts are parsed once by app::run_theory.
 struct TheoryFlags {
   TheoryInputs in;
   std::string spec, key = to_string(TheoryInputs{}.key);
@@ -69,14 +67,8 @@ const RegisterCommand theory_cmd(40, "theory", [](CLI::App& app) -> Plan {
         "seed of basis=random")->type_name("UINT")->default_str("0");
   th->add_flag("--json", f.json, "JSON output (stable contract, see docs/cli.md)");
   return {[st] {
-            TheoryFlags& f = st->flags;
-            require_beta(f.in.beta);
-            require_eta(f.in.eta);
-            require_alpha(f.in.alpha);
-            f.in.key = parse_key(f.key);
-            const Spectrum s = parse_spectrum(f.spec, f.seed);
-            require_contraction(f.in.beta, f.in.eta, f.in.key, s);
-            st->report = make_theory_report(f.in, s);
+            const TheoryFlags& f = st->flags;
+            st->report = app::run_theory(f.in, f.key, f.spec, f.seed).report;
           },
           [st] { return print_theory(*st->report, st->flags.json); }};
 });

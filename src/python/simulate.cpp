@@ -4,7 +4,6 @@
 // rates.csv), so pandas.DataFrame(akm.simulate(...)) is the table.
 #include "akm/base/errors.hpp"
 #include "akm/app/simulate.hpp"
-#include "akm/spectrum/spectrum.hpp"
 #include "common.hpp"
 
 namespace akm::py {
@@ -33,8 +32,7 @@ pyb::object simulate_run(const std::string& spec, double beta, double eta, doubl
   o.backend = parse_backend(backend, "--backend", {Backend::cpu, Backend::cuda});
   o.precision = engine::parse_precision(precision);
   o.false_alarm = false_alarm;
-  const Spectrum s = parse_spectrum(spec, seed);
-  simulate::validate(o, s);
+  const Spectrum s = simulate::validate(o, spec);  // read with o.seed = seed
 
   simulate::Result r;
   run_long("akm.simulate", "trial groups", progress, [&](Progress& bar) {

@@ -3,10 +3,8 @@
 #include <cmath>
 #include <limits>
 
-#include "akm/base/errors.hpp"
+#include "akm/app/theory.hpp"
 #include "akm/base/key.hpp"
-#include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/report.hpp"
 #include "common.hpp"
 
 namespace akm::py {
@@ -15,14 +13,10 @@ namespace {
 
 pyb::dict theory(double beta, double eta, const std::string& spec, const std::string& key_text,
                  double alpha, unsigned long long seed) {
-  // The checks of `akm theory`, in its order, so the first refusal is the CLI's.
-  require_beta(beta);
-  require_eta(eta);
-  require_alpha(alpha);
-  const Key key = parse_key(key_text);
-  const Spectrum s = parse_spectrum(spec, seed);
-  require_contraction(beta, eta, key, s);
-  const TheoryReport r = make_theory_report({beta, eta, alpha, key}, s);
+  // The driver of `akm theory`: its checks, in its order, so the first refusal is the CLI's.
+  const app::TheoryRun run = app::run_theory({beta, eta, alpha, TheoryInputs{}.key}, key_text, spec, seed);
+  const Spectrum& s = run.spectrum;
+  const TheoryReport& r = run.report;
 
   pyb::dict out;
   const nlohmann::json j = to_json(r);

@@ -55,6 +55,10 @@ struct Options : TheoryInputs {
 /// in (0,1), backend availability (cuda: built, a device, float precision).
 void validate(const Options& o, const Spectrum& s);
 
+/// The spectrum text read with the options' seed (the basis of basis=random), then
+/// validate(o, s): the one plan of `akm simulate` and akm.simulate(); returns the spectrum.
+Spectrum validate(const Options& o, const std::string& spectrum);
+
 /// The workload for these options (groups = min(trials, 200)).
 ops::Fit make_fit(const Options& o, const Spectrum& s);
 

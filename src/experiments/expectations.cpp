@@ -1,5 +1,5 @@
 // expectations — reads tests/expected_status.txt (see the header).
-#include "expectations.hpp"
+#include "akm/experiments/expectations.hpp"
 
 #include <fstream>
 #include <sstream>
@@ -9,7 +9,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/experiments/experiment.hpp"
 
-namespace akm::cli {
+namespace akm {
 
 std::map<std::string, Expectation> read_expectations(const std::filesystem::path& file) {
   std::ifstream in(file);
@@ -35,4 +35,4 @@ std::map<std::string, Expectation> read_expectations(const std::filesystem::path
   return out;
 }
 
-}  // namespace akm::cli
+}  // namespace akm
