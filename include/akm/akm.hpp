@@ -47,8 +47,9 @@
 //                backend, its verdict), `akm explore`'s request handling (the API, its
 //                guard, the page), `akm phase` (the request, its validation, the map and
 //                --measure), `akm bench` (the workloads, the machine's ceilings and their
-//                judgement), `akm ledger` and reproduce's ledger step, run's --backend, and
-//                the run's processes (rank 0 writes) as the commands see them.
+//                judgement), akm.spectrum()'s moments, `akm ledger` and reproduce's
+//                ledger step, run's --backend, and the run's processes (rank 0 writes)
+//                as the commands see them.
 #pragma once
 
 #include "akm/app/bench.hpp"
@@ -62,6 +63,7 @@
 #include "akm/app/processes.hpp"
 #include "akm/app/run.hpp"
 #include "akm/app/simulate.hpp"
+#include "akm/app/spectrum.hpp"
 #include "akm/app/theory.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/base/hd.hpp"

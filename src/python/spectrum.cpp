@@ -1,6 +1,5 @@
 // python/spectrum — akm.spectrum(): a covariance spec's eigenvalues and Gaussian-key moments.
-#include "akm/spectrum/moments.hpp"
-#include "akm/spectrum/spectrum.hpp"
+#include "akm/app/spectrum.hpp"
 #include "common.hpp"
 
 namespace akm::py {
@@ -8,8 +7,9 @@ namespace akm::py {
 namespace {
 
 pyb::dict spectrum(const std::string& spec, unsigned long long seed) {
-  const Spectrum s = parse_spectrum(spec, seed);
-  const KeyMoments km = gaussian_key_moments(s.lambda);
+  const app::SpectrumMoments r = app::spectrum_moments(spec, seed);
+  const Spectrum& s = r.spectrum;
+  const KeyMoments& km = r.moments;
   pyb::dict out;
   out["spec"] = s.spec;
   out["kind"] = s.kind;
