@@ -8,6 +8,11 @@
   * every `akm <command>` named runs: `akm <command> --help` exits 0;
   * every docs/*.md page is linked from the README;
   * CHANGELOG.md's newest version is the program's (`akm --version`, from CMakeLists.txt);
+  * every fenced block is opened and closed: a page ends outside a block, and a fence with a
+    language (```text) only opens one, so a block whose opening fence was lost fails;
+  * where include/akm/sim/backend.hpp states the CUDA backend's precision, it names every op
+    whose device trial runs in double (the first comment of src/sim/ops/<op>/cuda.cu says
+    "(double)");
   * the README's quickstart runs: each `$ build/akm …` line of its console blocks is run in a
     scratch folder and its output must match the lines shown under it (a line `…` stands for
     any number of lines, and `…` inside a line for any text).
@@ -149,6 +154,30 @@ def check_quickstart(akm, readme):
                          "\nbut the README shows\n  " + "\n  ".join(shown))
 
 
+def check_fences(md, text):
+    inside = False
+    for n, line in enumerate(text.splitlines(), 1):
+        m = re.match(r"\s*```(.*)$", line)
+        if not m:
+            continue
+        if inside and m.group(1).strip():
+            fail(f"{md.relative_to(ROOT)}:{n}: a fence with a language inside a block (an opening "
+                 f"fence above is missing)")
+        inside = not inside
+    if inside:
+        fail(f"{md.relative_to(ROOT)}: ends inside a fenced block (an opening or closing fence is missing)")
+
+
+def check_cuda_precision():
+    backend = (ROOT / "include/akm/sim/backend.hpp").read_text()
+    for cu in sorted((ROOT / "src/sim/ops").glob("*/cuda.cu")):
+        head = "".join(re.findall(r"^//(.*)$", cu.read_text()[:600], re.M)[:3])
+        op = cu.parent.name
+        if re.search(r"\(double\)", head) and not re.search(rf"\b{op}\b[^.;]*double", backend):
+            fail(f"include/akm/sim/backend.hpp: states the CUDA backend's precision without naming "
+                 f"{op}, whose device trial runs in double ({cu.relative_to(ROOT)})")
+
+
 def check_version(akm):
     r = subprocess.run([akm, "--version"], capture_output=True, text=True)
     program = r.stdout.strip().split("+")[0]
@@ -169,6 +198,7 @@ def main():
         text = md.read_text()
         check_links(md, text)
         check_paths(md, text)
+        check_fences(md, text)
         names |= commands(text)
     readme_text = readme.read_text()
     for page in sorted((ROOT / "docs").glob("*.md")):
@@ -178,6 +208,7 @@ def main():
         fail("no `akm <command>` found in README.md and docs/")
     check_commands(akm, names)
     check_version(akm)
+    check_cuda_precision()
     check_quickstart(akm, readme)
     if failures:
         print("\n".join(failures))

@@ -8,8 +8,9 @@ namespace akm {
 
 /// Who runs an op's trials. Every op has all four (src/sim/ops/\<op\>/): the plain reference
 /// (reference.cpp, double, Eigen), the fast CPU engine (cpu.cpp, native ISA, double or
-/// float), the CUDA device (cuda.cu, float; a build without nvcc refuses it) and the CUDA
-/// trial bodies run on the host over the kernels' grids (emulated.cpp, float, docs/cuda.md).
+/// float), the CUDA device (cuda.cu, float, but phase_measure in double; a build without
+/// nvcc refuses it) and the CUDA trial bodies run on the host over the kernels' grids
+/// (emulated.cpp, in the device's precision, docs/cuda.md).
 enum class Backend { reference, cpu, cuda, cuda_emulated };
 
 /// The command-line name: "reference", "cpu", "cuda" or "cuda-emulated".
