@@ -13,6 +13,8 @@
   * where include/akm/sim/backend.hpp states the CUDA backend's precision, it names every op
     whose device trial runs in double (the first comment of src/sim/ops/<op>/cuda.cu says
     "(double)");
+  * every experiment file is under 300 lines, as docs/architecture.md says (experiments/**:
+    the claims' .cpp and .hpp files and the shared headers).
   * the README's quickstart runs: each `$ build/akm …` line of its console blocks is run in a
     scratch folder and its output must match the lines shown under it (a line `…` stands for
     any number of lines, and `…` inside a line for any text).
@@ -178,6 +180,15 @@ def check_cuda_precision():
                  f"{op}, whose device trial runs in double ({cu.relative_to(ROOT)})")
 
 
+def check_experiment_lengths():
+    for f in sorted((ROOT / "experiments").rglob("*")):
+        if f.suffix in (".cpp", ".hpp"):
+            n = len(f.read_text().splitlines())
+            if n >= 300:
+                fail(f"{f.relative_to(ROOT)}: {n} lines; docs/architecture.md says every experiment file "
+                     f"is under 300 (split it into parts, see experiments/t05_tracking/)")
+
+
 def check_version(akm):
     r = subprocess.run([akm, "--version"], capture_output=True, text=True)
     program = r.stdout.strip().split("+")[0]
@@ -209,6 +220,7 @@ def main():
     check_commands(akm, names)
     check_version(akm)
     check_cuda_precision()
+    check_experiment_lengths()
     check_quickstart(akm, readme)
     if failures:
         print("\n".join(failures))

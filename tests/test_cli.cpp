@@ -18,7 +18,7 @@
 #include "akm/check/ledger.hpp"
 #include "akm/check/ledger_verdict.hpp"
 #include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 #include "akm/theory/theory.hpp"
 
 namespace fs = std::filesystem;

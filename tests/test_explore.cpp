@@ -9,7 +9,7 @@
 #include "akm/app/explore_api.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/phase.hpp"
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 
 namespace {
 

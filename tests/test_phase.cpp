@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/theory/phase.hpp"
 #include "akm/random/random.hpp"

@@ -7,7 +7,7 @@
 #include <random>
 
 #include "akm/base/errors.hpp"
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 #include "akm/theory/theory.hpp"
 
 namespace {

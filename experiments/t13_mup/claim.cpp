@@ -41,7 +41,6 @@
 #include "akm/check/one_sided.hpp"
 #include "akm/problems/mlp.hpp"
 #include "akm/problems/train.hpp"
-#include "mup_coord.hpp"
 #include "t13_mup.hpp"
 
 namespace akm::exp {
@@ -262,37 +261,7 @@ static void t13_mup(ExperimentContext& ctx) {
       kStep1Widths.front(), kStep1Widths.back(), arms[0].lr / arms[1].lr * cs.eta / (1 - cs.beta),
       dev1, units1, slope1));
   nlohmann::json cparams = coord::write_tables(ctx.out, cs, arms, lay, cm, cse);
-  // Findings, with numbers: the windows, the paired differences, step 1 against its closed form.
-  const auto pm = [&](int i) { return fmt::format("{:.3f} ± {:.3f}", cm[i], cse[i]); };
-  ctx.findings.push_back(fmt::format(
-      "hidden-layer RMS(ΔWx) width slope over steps 2-20 ({} seeds, widths {}-{}): AK-AdamW {}, AdamW {}, "
-      "AK-AdamW at rate ∝ n^-½ {}; paired AK − AdamW {} and fix − AdamW {} (margin ±{}, alternative −½)",
-      seeds, cs.widths.front(), cs.widths.back(), pm(lay.window_slope(0, 1, H, 1)), pm(lay.window_slope(1, 1, H, 1)),
-      pm(lay.window_slope(2, 1, H, 1)), pm(lay.diff(0, 1, H)), pm(lay.diff(2, 1, H)), kMargin));
-  ctx.findings.push_back(fmt::format(
-      "hidden pre-activation RMS width slope over steps 2-20: AK-AdamW {}, AdamW {}, paired {}; step 1 alone: AK-AdamW {}, "
-      "AdamW {} (the activation part of app:mup-coord)",
-      pm(lay.window_slope(0, 1, H, 0)), pm(lay.window_slope(1, 1, H, 0)), pm(lay.diff_act(0, 1, H)),
-      pm(lay.window_slope(0, 0, H, 0)), pm(lay.window_slope(1, 0, H, 0))));
-  ctx.findings.push_back(fmt::format(
-      "RMS(ΔWx) width slope over steps 2-20, hidden layer: AK-SGD {}, SGD-m {}, paired AK-SGD − SGD-m {}; output layer: "
-      "AK-SGD {}, SGD-m {}, paired {} (margin ±{}, alternative −½)",
-      pm(lay.window_slope(3, 1, H, 1)), pm(lay.window_slope(4, 1, H, 1)), pm(lay.diff(3, 1, H)),
-      pm(lay.window_slope(3, 1, 2, 1)), pm(lay.window_slope(4, 1, 2, 1)), pm(lay.diff(3, 1, 2)), kMargin));
-  ctx.findings.push_back(fmt::format(
-      "step 1 alone: hidden RMS(ΔWx) width slope AK-AdamW {}, AdamW {}, paired difference {}; the equal-key-norm closed "
-      "form ΔW₁(AK) = κ m̄ ΔW₁(AdamW), κ = (α_AK/α_A)η/(1−β) = {:.3g}, m̄ = mean 1/‖x_i‖, predicts the slope of m̄ = {}",
-      pm(lay.window_slope(0, 0, H, 1)), pm(lay.window_slope(1, 0, H, 1)), pm(lay.diff(0, 0, H)),
-      arms[0].lr / arms[1].lr * cs.eta / (1 - cs.beta), pm(lay.mbar_slope())));
-  std::string per_width;
-  for (int w = 0; w < cw; ++w)
-    per_width += fmt::format("{}n = {}: AK {} vs AdamW {}, log excess over κm̄ {}, RMS(R) {}, median |R| {}", w ? "; " : "",
-                             cs.widths[w], pm(lay.value(0, w, 0, H, 1)), pm(lay.value(1, w, 0, H, 1)), pm(lay.step1(w, 3)),
-                             pm(lay.step1(w, 1)), pm(lay.step1(w, 2)));
-  ctx.findings.push_back("step 1 by width (R = Ĝ/(|g| m̄), 1 for equal key norms): " + per_width);
-  ctx.findings.push_back(fmt::format(
-      "all 20 steps (the former statistic): slope AK-AdamW {}, AdamW {}; the step-1 transient (heavy-tailed R where g ≈ 0) "
-      "dominates it at small width", pm(lay.window_slope(0, 2, H, 1)), pm(lay.window_slope(1, 2, H, 1))));
+  coord_findings(ctx, cs, arms, lay, cm, cse, seeds);
   cparams["muon_pair"] = record_muon_coord(ctx, muon);
   cparams["seeds"] = seeds;
   cparams["seed_stream"] = "T13/coord/confirm";

@@ -130,6 +130,11 @@ void check_muon_coord(ExperimentContext& ctx, const MuonCoord& r, double p_each)
 /// Its CSVs, figure and finding; returns its params.
 nlohmann::json record_muon_coord(ExperimentContext& ctx, const MuonCoord& r);
 
+/// The coordinate check's findings (coord_findings.cpp): per-window width slopes, the paired
+/// differences and step 1 against its closed form, from the seeds' means cm and errors cse.
+void coord_findings(ExperimentContext& ctx, const coord::Setup& cs, const std::vector<coord::Arm>& arms,
+                    const coord::Layout& lay, const Vec& cm, const Vec& cse, int seeds);
+
 /// The buffer-scale and raw-key figures.
 void figures(ExperimentContext& ctx, const nlohmann::json& slopes, double slope_c, double slope_ms, double slope_as);
 

@@ -71,13 +71,6 @@
 
 namespace akm::exp {
 
-// The largest chance over a study's basin pairs that a seed falls beyond the margin.
-static double max_outside(const std::vector<SideProbabilities>& p) {
-  double m = 0;
-  for (const SideProbabilities& q : p) m = std::max(m, q.below + q.above);
-  return m;
-}
-
 static void t19_eta(ExperimentContext& ctx) {
   using namespace training;
   using namespace t19;
@@ -289,18 +282,7 @@ static void t19_eta(ExperimentContext& ctx) {
                                      "order-statistics interval of the median lies inside ±margin, refuted when one "
                                      "lies beyond it at the Bonferroni level alpha_refute"}};
 
-  for (const auto& opt : opts) {
-    Figure f;
-    f.name = "eta-sweep-" + opt;
-    f.title = fmt::format("T19 final held-out loss vs η ({}, β = 0.99, own tuned lr; mean ± sd over seeds)", opt);
-    f.xlabel = "η";
-    f.ylabel = "final held-out loss";
-    f.logx = f.logy = true;
-    for (const auto& t : task_list)
-      f.series.push_back({"data_eta.csv", "eta", "mean_final", "sd_final", t.name, "errorbars", "curve=" + t.name + "/" + opt});
-    f.extra = {"set arrow from 0.1, graph 0 to 0.1, graph 1 nohead dt 2 lc rgb 'gray40'"};
-    ctx.out.figure(f);
-  }
+  figures(ctx, opts, task_list);
 }
 
 const Registrar registration{{

@@ -147,4 +147,10 @@ Outcome evaluate(const Study& st, const OptDesign& dz, std::uint64_t seed) {
   return o;
 }
 
+double max_outside(const std::vector<SideProbabilities>& p) {
+  double m = 0;
+  for (const SideProbabilities& q : p) m = std::max(m, q.below + q.above);
+  return m;
+}
+
 }  // namespace akm::exp::t19

@@ -107,4 +107,10 @@ struct Outcome {
 };
 Outcome evaluate(const Study& st, const OptDesign& dz, std::uint64_t seed);
 
+/// The largest chance over a study's basin pairs that a seed falls beyond the margin.
+double max_outside(const std::vector<SideProbabilities>& p);
+/// One figure per optimizer: the final held-out loss against η on every task (figures.cpp).
+void figures(ExperimentContext& ctx, const std::vector<std::string>& opts,
+             const std::vector<training::TaskSpec>& tasks);
+
 }  // namespace akm::exp::t19

@@ -20,7 +20,7 @@
 #include "akm/app/phase.hpp"
 #include "akm/report/files.hpp"
 #include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 
 namespace akm::explore {
 

@@ -11,7 +11,7 @@
 namespace akm::cli {
 namespace {
 
-// One options record: CLI11 binds β, η, α into TheoryInputs (theory/report.hpp), whose
+// One options record: CLI11 binds β, η, α into TheoryInputs (theory/direction_table.hpp), whose
 // defaults are the only ones; the key and spectrum texts are parsed once by app::run_theory.
 struct TheoryFlags {
   TheoryInputs in;

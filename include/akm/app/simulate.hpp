@@ -26,13 +26,13 @@
 #include "akm/sim/engine/engine.hpp"
 #include "akm/sim/ops/fit.hpp"
 #include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 #include "akm/theory/theory.hpp"
 
 namespace akm::simulate {
 
 /// Options of `akm simulate` (the CLI flags of the same names). The model's β, η, α and key are
-/// the TheoryInputs the closed forms read (theory/report.hpp), held here rather than copied:
+/// the TheoryInputs the closed forms read (theory/direction_table.hpp), held here rather than copied:
 /// the CLI binds --beta, --eta, --alpha and --key straight into them, make_theory_report reads
 /// them as they are, and make_fit copies them once into the op's record (ops::Fit).
 struct Options : TheoryInputs {
@@ -50,7 +50,7 @@ struct Options : TheoryInputs {
 /// The one validation of the options, before any work (the CLI's plan, akm.simulate()):
 /// refuses bad options (InputError naming the flag, the value and the valid range): β ∈
 /// [0,1), η > 0 with the contraction condition of the key (require_contraction,
-/// theory/report.hpp; raw key: also mean-square stable, phase::ms_radius_raw < 1
+/// theory/direction_table.hpp; raw key: also mean-square stable, phase::ms_radius_raw < 1
 /// (theory/phase.hpp)), α > 0, σ ≥ 0, trials ≥ 100, 1 ≤ steps ≤ 10⁶, n ≤ 8192, false alarm
 /// in (0,1), backend availability (cuda: built, a device, float precision).
 void validate(const Options& o, const Spectrum& s);

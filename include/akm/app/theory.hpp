@@ -1,12 +1,12 @@
 // theory — the driver of `akm theory` and `akm.theory()`: the closed forms per direction at
-// (β, η, α, key) on a covariance spectrum (akm/theory/report.hpp), after the one validation
+// (β, η, α, key) on a covariance spectrum (akm/theory/direction_table.hpp), after the one validation
 // both callers share; the program prints the table or the JSON, the module NumPy arrays.
 #pragma once
 #include <cstdint>
 #include <string>
 
 #include "akm/spectrum/spectrum.hpp"
-#include "akm/theory/report.hpp"
+#include "akm/theory/direction_table.hpp"
 
 namespace akm::app {
 

@@ -1,4 +1,4 @@
-// theory/report — the per-direction table of every closed form at one (β, η, α, key) and
+// theory/direction_table — the per-direction table of every closed form at one (β, η, α, key) and
 // spectrum: the rows of `akm theory --json` and of the Python module's akm.theory().
 #pragma once
 #include <optional>

@@ -1,5 +1,5 @@
-// theory/report — every closed form of akm/theory/theory.hpp evaluated per direction.
-#include "akm/theory/report.hpp"
+// theory/direction_table — every closed form of akm/theory/theory.hpp evaluated per direction.
+#include "akm/theory/direction_table.hpp"
 
 #include <fmt/format.h>
 
