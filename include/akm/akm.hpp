@@ -48,8 +48,9 @@
 //                guard, the page), `akm phase` (the request, its validation, the map and
 //                --measure), `akm bench` (the workloads, the machine's ceilings and their
 //                judgement), akm.spectrum()'s moments, `akm ledger` and reproduce's
-//                ledger step, run's --backend, and the run's processes (rank 0 writes)
-//                as the commands see them.
+//                ledger step, `akm export-notebooks` and reproduce's notebooks, run's
+//                --backend, and the run's processes (rank 0 writes) as the commands see
+//                them.
 #pragma once
 
 #include "akm/app/bench.hpp"
@@ -59,6 +60,7 @@
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
 #include "akm/app/ledger.hpp"
+#include "akm/app/notebooks.hpp"
 #include "akm/app/phase.hpp"
 #include "akm/app/processes.hpp"
 #include "akm/app/run.hpp"

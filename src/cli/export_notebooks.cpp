@@ -4,9 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "akm/app/notebooks.hpp"
 #include "akm/app/processes.hpp"
-#include "akm/report/notebook.hpp"
-#include "akm/report/report.hpp"
 #include "command.hpp"
 
 namespace akm::cli {
@@ -26,11 +25,8 @@ const RegisterCommand export_cmd(38, "export-notebooks", [](CLI::App& app) -> Ac
   cmd->add_option("--out", f->out, "notebook folder (default: notebooks_export/ next to --results)");
   return [f] {
     if (!app::writes()) return 0;  // under mpirun: rank 0 alone writes
-    const std::filesystem::path out =
-        f->out.empty() ? default_notebook_dir(f->results) : std::filesystem::path(f->out);
-    const auto files = export_notebooks(f->results, out);
-    // The report links each experiment to its notebook.
-    write_report(f->results, out);
+    const std::filesystem::path out = app::notebook_dir(f->results, f->out);
+    const auto files = app::export_notebooks_and_report(f->results, out);  // and the report linking them
     for (const auto& p : files) std::cout << p.string() << "\n";
     std::cout << fmt::format("{} notebooks in {}\n", files.size(), out.string());
     return 0;

@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
-#include "akm/report/notebook.hpp"
-#include "akm/report/report.hpp"
+#include "akm/app/notebooks.hpp"
 #include "akm/app/processes.hpp"
+#include "akm/report/files.hpp"
 
 namespace akm::cli {
 
@@ -17,15 +17,13 @@ void add_notebook_flag(CLI::App* cmd, std::string& dir) {
 }
 
 std::filesystem::path notebook_dir(const RunOptions& opts, const std::string& flag) {
-  const std::filesystem::path dir =
-      flag.empty() ? default_notebook_dir(opts.out_root) : std::filesystem::path(flag);
+  const std::filesystem::path dir = app::notebook_dir(opts.out_root, flag);
   if (app::writes()) require_writable_dir(dir, "--notebooks");  // under mpirun rank 0 alone writes
   return dir;
 }
 
 void export_notebooks_and_report(const RunOptions& opts, const std::filesystem::path& dir) {
-  const auto files = export_notebooks(opts.out_root, dir);
-  write_report(opts.out_root, dir);
+  const auto files = app::export_notebooks_and_report(opts.out_root, dir);
   std::cout << fmt::format("notebooks: {} in {}\n", files.size(), dir.string());
 }
 
