@@ -46,6 +46,7 @@ function(akm_add_layer name)
   add_library(akm_${name} STATIC ${sources})
   akm_layer_compile_settings(akm_${name} ${name})
   akm_pch(akm_${name} ${AKM_PCH_LIBRARY})
+  akm_unity(akm_${name})
   # No build-tree INTERFACE include of include/: a higher layer linking this one must not
   # see the whole tree through it (the umbrella target `akm` publishes include/ to the
   # program and the tests). Installed, every layer finds the headers under include/.

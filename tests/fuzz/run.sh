@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-60}
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}
-CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAKM_FUZZ=ON -DAKM_PCH=ON \
+CXX=clang++ cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DAKM_FUZZ=ON -DAKM_PCH=ON -DAKM_UNITY=ON \
   -DAKM_BUILD_TESTS=OFF -DAKM_CUDA=OFF -DAKM_MPI=OFF -DAKM_PYTHON=OFF > /dev/null
 cmake --build build-fuzz -j2 --target fuzz_spectrum fuzz_cli
 per=$(( secs / 2 ))

@@ -1,0 +1,49 @@
+# unity.cmake — the unity build of CI's sanitizer and fuzz builds (.ci/test, tests/fuzz/run.sh).
+#
+# With AKM_UNITY, the sources of one folder (a claim's folder under experiments/, a layer's
+# src/<layer>/, an op's src/sim/ops/<op>/) are compiled as one translation unit: an
+# instrumented compile spends most of its time on the Eigen and standard templates that every
+# file of a folder instantiates again, and a folder's files share them. Off by default: the
+# Release build, whose objects make the results, compiles every file on its own.
+#
+# CMake leaves out of the unity sources any file with its own compile options or
+# definitions (src/sim/ops/deployed/entry.cpp); akm_unity leaves out every file kept from the
+# precompiled headers (the native-ISA engine, in every build directory). The files below are
+# left out because a helper in their anonymous namespace has the same name as one in a
+# file beside them (a unity build would see two definitions):
+#   src/check/ledger_group.cpp  kNaN (status.cpp) and phi (equivalence.cpp)
+#   src/check/power.cpp         phi (equivalence.cpp)
+#   src/rules/muon.cpp          require_shape, require_batch, require_layer (optimizers.cpp)
+#   src/spectrum/keys.cpp       grammar, kMaxRandomBasisN (spectrum.cpp)
+# A new clash fails the sanitizer build with "redefinition of": rename the helper, or add
+# the file here.
+option(AKM_UNITY "Compile each source folder as one translation unit (CI's sanitizer and fuzz builds)" OFF)
+
+set(AKM_UNITY_SKIP src/check/ledger_group.cpp src/check/power.cpp src/rules/muon.cpp
+    src/spectrum/keys.cpp)
+
+# akm_unity(<target>): with AKM_UNITY, the target's C++ sources compile one folder at a time.
+function(akm_unity target)
+  if(NOT AKM_UNITY)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
+  get_target_property(sources ${target} SOURCES)
+  foreach(source ${sources})
+    if(NOT source MATCHES "\\.cpp$")
+      continue()
+    endif()
+    file(RELATIVE_PATH relative ${CMAKE_SOURCE_DIR} ${source})
+    # A file kept from the precompiled headers (the native-ISA engine, which must not see
+    # Eigen under its own name) is kept from its neighbours too.
+    get_source_file_property(no_pch ${source} TARGET_DIRECTORY ${target} SKIP_PRECOMPILE_HEADERS)
+    if(relative IN_LIST AKM_UNITY_SKIP OR no_pch)
+      set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES
+        SKIP_UNITY_BUILD_INCLUSION ON)
+      continue()
+    endif()
+    get_filename_component(folder ${relative} DIRECTORY)
+    string(MAKE_C_IDENTIFIER "${folder}" group)
+    set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES UNITY_GROUP ${group})
+  endforeach()
+endfunction()
