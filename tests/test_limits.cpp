@@ -53,8 +53,14 @@ TEST(Clock, ImplausibleOrDisagreeingReadingsAreRefused) {
 // the imul chain is never faster than the add chain (an add retires at least once a cycle).
 // Only the range is asserted: under load a slice can be preempted, and the whole-latency
 // cross-check is the bench's business on an idle machine.
+// The order of the two chains is held on the best of up to three readings. Rule, with its
+// reason: the two chains are timed one after the other on a core that another test (ctest
+// -j2, or an SMT sibling) may share, and a sanitizer CI run read the add chain at 2.78 GHz
+// against a 2.92 GHz floor (0.8 × the imul clock) once; a neighbour that steals slices is
+// transient and does not fail three readings, a chain that is really slower does.
 TEST(Clock, MeasuredClockIsPlausible) {
-  const ClockReading c = akm::engine::read_clock(0.1);
+  ClockReading c = akm::engine::read_clock(0.1);
+  for (int retry = 0; retry < 2 && c.add_chain_hz < 0.8 * c.hz; ++retry) c = akm::engine::read_clock(0.1);
   EXPECT_GE(c.hz, akm::engine::kClockMinHz);
   EXPECT_LE(c.hz, akm::engine::kClockMaxHz);
   EXPECT_GE(c.add_chain_hz, 0.8 * c.hz);
