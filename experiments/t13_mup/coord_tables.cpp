@@ -5,6 +5,19 @@
 
 namespace akm::exp::coord {
 
+Figure step_slope_figure(std::string name, std::string title, const std::string& csv,
+                         const std::vector<std::string>& labels) {
+  Figure f;
+  f.name = std::move(name);
+  f.title = std::move(title);
+  f.xlabel = "training step";
+  f.ylabel = "d log RMS(ΔW x) / d log n";
+  f.functions = {"0 title 'collapse' dt 2", "-0.5 title 'n^{-1/2}' dt 3"};
+  for (const auto& label : labels)
+    f.series.push_back({csv, "step", "slope_mean", "slope_se", label, "errorbars", "optimizer=" + label});
+  return f;
+}
+
 nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::vector<Arm>& arms, const Layout& lay,
                             const Vec& m, const Vec& se) {
   const int A = static_cast<int>(arms.size()), L = lay.layers, cw = lay.widths, H = 1;
@@ -55,16 +68,11 @@ nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::vector<Ar
   out.write_csv("data_coord_slopes.csv", win);
   out.write_csv("data_coord_step1.csv", st1);
 
-  Figure fs;
-  fs.name = "mup-step-slopes";
-  fs.title = "T13 hidden-layer RMS(ΔW x): width slope per step (0 = collapse, −½ = key-norm scaling)";
-  fs.xlabel = "training step";
-  fs.ylabel = "d log RMS(ΔW x) / d log n";
-  fs.functions = {"0 title 'collapse' dt 2", "-0.5 title 'n^{-1/2}' dt 3"};
-  for (const auto& arm : arms)
-    fs.series.push_back({"data_coord_step_slopes_hidden_update.csv", "step", "slope_mean", "slope_se", arm.label, "errorbars",
-                         "optimizer=" + arm.label});
-  out.figure(fs);
+  std::vector<std::string> labels;
+  for (const auto& arm : arms) labels.push_back(arm.label);
+  out.figure(step_slope_figure("mup-step-slopes",
+                               "T13 hidden-layer RMS(ΔW x): width slope per step (0 = collapse, −½ = key-norm scaling)",
+                               "data_coord_step_slopes_hidden_update.csv", labels));
   for (const auto& arm : arms)
     for (int q = 0; q < 2; ++q) {
       Figure fc;

@@ -92,15 +92,12 @@ nlohmann::json record_muon_coord(ExperimentContext& ctx, const MuonCoord& r) {
   ctx.out.write_csv("data_coord_muon.csv", curves);
   ctx.out.write_csv("data_coord_muon_step_slopes.csv", steps);
   ctx.out.write_csv("data_coord_muon_slopes.csv", win);
-  Figure f;
-  f.name = "mup-step-slopes-muon";
-  f.title = "T13 Muon pair: hidden-layer RMS(ΔW x) width slope per step (AK-Muon − Muon = 0: inherited rule)";
-  f.xlabel = "training step";
-  f.ylabel = "d log RMS(ΔW x) / d log n";
-  f.functions = {"0 title 'collapse' dt 2", "-0.5 title 'n^{-1/2}' dt 3"};
-  for (const auto& arm : r.arms)
-    f.series.push_back({"data_coord_muon_step_slopes.csv", "step", "slope_mean", "slope_se", arm.label, "errorbars", "optimizer=" + arm.label});
-  ctx.out.figure(f);
+  std::vector<std::string> labels;
+  for (const auto& arm : r.arms) labels.push_back(arm.label);
+  ctx.out.figure(coord::step_slope_figure(
+      "mup-step-slopes-muon",
+      "T13 Muon pair: hidden-layer RMS(ΔW x) width slope per step (AK-Muon − Muon = 0: inherited rule)",
+      "data_coord_muon_step_slopes.csv", labels));
   const auto pm = [&](int i) { return fmt::format("{:.3f} ± {:.3f}", r.mean[i], r.se[i]); };
   ctx.findings.push_back(fmt::format(
       "Muon pair ({} seeds, widths {}-{}, hidden rate {}·w^-½, √(m/n) = 1): hidden RMS(ΔWx) width slope over steps 2-20 AK-Muon {}, "

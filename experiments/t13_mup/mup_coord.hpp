@@ -215,6 +215,11 @@ inline Step1Exact step1_exact(int n, const Setup& s, double lr_ak, double lr_a, 
   return {dev, units, (Wk - pred * Wa).norm() / (pred * Wa).norm(), Wk.norm() / Wa.norm(), pred};
 }
 
+/// The hidden-layer update's width slope per training step, one error-bar series per
+/// optimizer (coord_tables.cpp): the AdamW arms and the Muon pair draw the same figure.
+Figure step_slope_figure(std::string name, std::string title, const std::string& csv,
+                         const std::vector<std::string>& labels);
+
 /// CSVs and figures of the coordinate check (coord_tables.cpp); returns its params.
 nlohmann::json write_tables(ResultDir& out, const Setup& s, const std::vector<Arm>& arms, const Layout& lay,
                             const Vec& m, const Vec& se);
