@@ -41,21 +41,28 @@ class LayerSums:
 
     @torch.no_grad()
     def add(self, M, x, dy):
-        """Adds one forward's (X, ∇Y), any leading dimensions, with the buffer M before the step."""
+        """Adds one forward's (X, ∇Y), any leading dimensions, with the buffer M before the step.
+
+        The transient peak is the paper's (app:flops-memory, the factored and Gram tables):
+        ‖x_t‖ (N), X̂ (N×n) and then X̂ᵀX̂ (n×n) or MX̂ᵀ (m×N), in M's precision; G and C
+        accumulate in place. The health flags add no N×n or N×m tensor: they are read from row
+        norms, max |·| for ∇Y and ‖·‖₂ for X (a NaN or inf entry makes its row's norm NaN or inf;
+        so does a 2-norm that overflows, whose key x/‖x‖ would be 0)."""
         m, n = M.shape
-        X = x.detach().reshape(-1, n).to(M.dtype)
-        dY = dy.detach().reshape(-1, m).to(M.dtype)
-        norms = torch.linalg.vector_norm(X, dim=1, keepdim=True)
-        Xhat = X / norms  # the normalized key of each row [eq:dm-norm-update]
-        self.G.addmm_(dY.T, Xhat)
+        dY = dy.detach().reshape(-1, m)
+        self.dy_finite &= torch.isfinite(torch.linalg.vector_norm(dY, ord=float("inf"), dim=1)).all()
+        X = x.detach().reshape(-1, n)
+        norms = torch.linalg.vector_norm(X, dim=1, keepdim=True, dtype=M.dtype)
+        self.x_finite &= torch.isfinite(norms).all()
+        self.no_zero_row &= (norms > 0).all()
+        # The normalized key of each row [eq:dm-norm-update]; a converted copy is divided in place.
+        Xhat = X / norms if X.dtype == M.dtype else X.to(M.dtype).div_(norms)
+        self.G.addmm_(dY.T.to(M.dtype), Xhat)  # a converted ∇Y lives only for this product
         if n < 2 * m:  # Gram order [eq:dispatch]
             self.C.addmm_(M, Xhat.T @ Xhat)
         else:  # through-N order [eq:dispatch]
             self.C.addmm_(M @ Xhat.T, Xhat)
         self.tokens += X.shape[0]
-        self.x_finite &= torch.isfinite(X).all()
-        self.dy_finite &= torch.isfinite(dY).all()
-        self.no_zero_row &= (norms > 0).all()
 
 
 def attach(module, optimizer):

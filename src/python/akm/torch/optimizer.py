@@ -161,7 +161,8 @@ class AKOptimizer(torch.optim.Optimizer):
                     raise ValueError(f"parameter '{name}' has a captured input but no gradient; "
                                      f"{type(self).__name__} needs both (step refused, no parameter "
                                      f"changed)")
-                health += [(name, "the captured layer input X holds NaN or inf; must be finite",
+                health += [(name, "the captured layer input X holds NaN or inf; must be finite, with "
+                                  "finite row norms",
                             sums.x_finite),
                            (name, "the captured output gradient ∇Y holds NaN or inf; must be finite",
                             sums.dy_finite),
