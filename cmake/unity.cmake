@@ -8,19 +8,15 @@
 #
 # CMake leaves out of the unity sources any file with its own compile options or
 # definitions (src/sim/ops/deployed/entry.cpp); akm_unity leaves out every file kept from the
-# precompiled headers (the native-ISA engine, in every build directory). The files below are
-# left out because a helper in their anonymous namespace has the same name as one in a
-# file beside them (a unity build would see two definitions):
-#   src/check/ledger_group.cpp  kNaN (status.cpp) and phi (equivalence.cpp)
-#   src/check/power.cpp         phi (equivalence.cpp)
-#   src/rules/muon.cpp          require_shape, require_batch, require_layer (optimizers.cpp)
-#   src/spectrum/keys.cpp       grammar, kMaxRandomBasisN (spectrum.cpp)
-# A new clash fails the sanitizer build with "redefinition of": rename the helper, or add
-# the file here.
+# precompiled headers (the native-ISA engine, in every build directory). A helper that two files
+# of a folder share lives once, in a private header of the folder (src/check/normal.hpp,
+# src/rules/layer_inputs.hpp, src/spectrum/random_basis.hpp), and helpers that only share a
+# name are named for what they do: a unity build sees each name of a folder once. A file that
+# cannot be made so is named in AKM_UNITY_SKIP below and compiles on its own; a new clash
+# fails the sanitizer build with "redefinition of".
 option(AKM_UNITY "Compile each source folder as one translation unit (CI's sanitizer and fuzz builds)" OFF)
 
-set(AKM_UNITY_SKIP src/check/ledger_group.cpp src/check/power.cpp src/rules/muon.cpp
-    src/spectrum/keys.cpp)
+set(AKM_UNITY_SKIP "")
 
 # akm_unity(<target>): with AKM_UNITY, the target's C++ sources compile one folder at a time.
 function(akm_unity target)

@@ -11,11 +11,12 @@
 #include "akm/base/median.hpp"
 #include "akm/check/one_sided.hpp"
 #include "akm/check/paired.hpp"
+#include "normal.hpp"
 
 namespace akm {
 
 namespace {
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+using check_detail::phi;
 }  // namespace
 
 EquivalenceLimits equivalence_limits(const std::vector<double>& means, const std::vector<double>& ses,

@@ -7,12 +7,14 @@
 #include <fmt/format.h>
 
 #include "akm/check/ledger_verdict.hpp"
+#include "normal.hpp"
 
 namespace akm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using check_detail::kNaN;
+using check_detail::phi;
 
 double num(const nlohmann::json& r, const char* key) {
   const auto it = r.find(key);
@@ -22,7 +24,6 @@ std::string str(const nlohmann::json& r, const char* key) {
   const auto it = r.find(key);
   return it != r.end() && it->is_string() ? it->get<std::string>() : "";
 }
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
 
 double combined_se(const nlohmann::json& r) {
   const double a = num(r, "stderr"), b = num(r, "stderr_predicted");

@@ -8,12 +8,13 @@
 #include <boost/math/distributions/normal.hpp>
 
 #include "akm/check/paired.hpp"
+#include "normal.hpp"
 
 namespace akm {
 
 namespace {
 
-double phi(double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); }
+using check_detail::phi;
 
 double z_power() {  // one-sided normal quantile at kPowerTarget (1.2816 for 0.9)
   static const double z =

@@ -8,12 +8,13 @@
 #include <fmt/format.h>
 
 #include "akm/base/errors.hpp"
+#include "normal.hpp"
 
 namespace akm {
 
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+using check_detail::kNaN;
 
 // Resolutions come from Monte-Carlo checks only: an exact identity's "mde" is its
 // floating-point slack, which says nothing about what the simulation can resolve.

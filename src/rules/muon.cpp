@@ -7,27 +7,16 @@
 #include <fmt/format.h>
 
 #include "akm/base/errors.hpp"
+#include "layer_inputs.hpp"
 
 namespace akm {
 
 namespace {
 
-void require_shape(const std::string& param, ConstMatRef A, Eigen::Index rows, Eigen::Index cols) {
-  if (A.rows() != rows || A.cols() != cols)
-    throw InputError(param, fmt::format("{}x{}", A.rows(), A.cols()), fmt::format("must be {}x{}", rows, cols));
-}
-
-void require_batch(ConstMatRef Delta, ConstMatRef X, Eigen::Index rows, Eigen::Index cols) {
-  if (Delta.rows() < 1 || Delta.cols() != rows)
-    throw InputError("Delta", fmt::format("{}x{}", Delta.rows(), Delta.cols()), fmt::format("must be N x {} with N >= 1", rows));
-  if (X.rows() != Delta.rows() || X.cols() != cols)
-    throw InputError("X", fmt::format("{}x{}", X.rows(), X.cols()), fmt::format("must be {}x{} (N rows as Delta)", Delta.rows(), cols));
-}
-
-void require_layer(int rows, int cols) {
-  require_at_least("rows", rows, 1);
-  require_at_least("cols", cols, 1);
-}
+using rules_detail::batch_gradient;
+using rules_detail::require_batch;
+using rules_detail::require_layer;
+using rules_detail::require_shape;
 
 }  // namespace
 
@@ -70,7 +59,7 @@ void Muon::step(Mat& W, ConstMatRef g) {
 
 void Muon::step_batch(Mat& W, ConstMatRef Delta, ConstMatRef X) {
   require_batch(Delta, X, m.rows(), m.cols());
-  step(W, (Delta.transpose() * X) / static_cast<double>(X.rows()));
+  step(W, batch_gradient(Delta, X));
 }
 
 AkMuon::AkMuon(int rows, int cols, const MuonParams& p, double eta_) : params(p), eta(eta_) {

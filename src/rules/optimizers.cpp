@@ -8,17 +8,17 @@
 #include <fmt/format.h>
 
 #include "akm/base/errors.hpp"
+#include "layer_inputs.hpp"
 
 namespace akm {
 
 namespace {
 
-std::string shape(Eigen::Index r, Eigen::Index c) { return fmt::format("{}x{}", r, c); }
-
-void require_shape(const std::string& param, ConstMatRef A, Eigen::Index rows, Eigen::Index cols) {
-  if (A.rows() != rows || A.cols() != cols)
-    throw InputError(param, shape(A.rows(), A.cols()), fmt::format("must be {}", shape(rows, cols)));
-}
+using rules_detail::batch_gradient;
+using rules_detail::require_batch;
+using rules_detail::require_layer;
+using rules_detail::require_shape;
+using rules_detail::shape;
 
 void require_factors(ConstVecRef delta, ConstVecRef x, Eigen::Index rows, Eigen::Index cols) {
   if (delta.size() != rows)
@@ -27,26 +27,6 @@ void require_factors(ConstVecRef delta, ConstVecRef x, Eigen::Index rows, Eigen:
   if (x.size() != cols)
     throw InputError("x", fmt::format("{} entries", x.size()),
                      fmt::format("must have {} entries (columns of W)", cols));
-}
-
-void require_batch(ConstMatRef Delta, ConstMatRef X, Eigen::Index rows, Eigen::Index cols) {
-  if (Delta.rows() < 1 || Delta.cols() != rows)
-    throw InputError("Delta", shape(Delta.rows(), Delta.cols()),
-                     fmt::format("must be N x {} with N >= 1", rows));
-  if (X.rows() != Delta.rows() || X.cols() != cols)
-    throw InputError("X", shape(X.rows(), X.cols()),
-                     fmt::format("must be {} (N rows as Delta)", shape(Delta.rows(), cols)));
-}
-
-// Rejects empty layers before any state is allocated.
-void require_layer(int rows, int cols) {
-  require_at_least("rows", rows, 1);
-  require_at_least("cols", cols, 1);
-}
-
-/// The ordinary weight gradient of a batch, g = ΔᵀX/N (raw keys) [app:deployed].
-Mat batch_gradient(ConstMatRef Delta, ConstMatRef X) {
-  return (Delta.transpose() * X) / static_cast<double>(X.rows());
 }
 
 }  // namespace

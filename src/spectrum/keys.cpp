@@ -20,17 +20,17 @@
 #include "akm/base/spec_text.hpp"
 #include "akm/spectrum/moments.hpp"
 #include "akm/spectrum/spectrum.hpp"
+#include "random_basis.hpp"
 
 namespace akm {
 namespace {
 
 constexpr int kMaxComponents = 64;
-constexpr int kMaxRandomBasisN = 4096;  // a Haar basis is an O(n³) QR (as in spectrum)
 constexpr double kWeightSumTol = 1e-9;
 
 using namespace spec_text;
 
-const std::map<std::string, std::vector<std::string>, std::less<>>& grammar() {
+const std::map<std::string, std::vector<std::string>, std::less<>>& key_grammar() {
   static const std::map<std::string, std::vector<std::string>, std::less<>> g{
       {"gaussian", {}}, {"rademacher", {}}, {"student", {"nu"}},
       {"mixture", {"weights", "scales", "bases"}}};
@@ -47,8 +47,8 @@ KeyValues tokenize(std::string_view spec, std::string& kind) {
                      "mixture:weights=0.5/0.5,scales=1/100");
   const auto colon = spec.find(':');
   kind = std::string(trim(spec.substr(0, colon)));
-  const auto it = grammar().find(kind);
-  if (it == grammar().end())
+  const auto it = key_grammar().find(kind);
+  if (it == key_grammar().end())
     throw InputError("keys kind", akm::quoted(kind), "must be one of gaussian, rademacher, student, mixture");
   KeyValues kv;
   if (colon == std::string_view::npos) return kv;
@@ -171,10 +171,7 @@ KeySampler::KeySampler(KeyLaw law, const Vec& lambda, std::uint64_t basis_seed)
       bases_.push_back(Mat::Identity(n, n).rowwise().reverse());
       basis_kind_.push_back(1);
     } else {
-      if (n > kMaxRandomBasisN)
-        throw InputError("keys.bases", "random",
-                         fmt::format("needs n <= {} (QR of an n x n Gaussian matrix), got n = {}",
-                                     kMaxRandomBasisN, n));
+      spectrum_detail::require_random_basis_size("keys.bases", n);
       bases_.push_back(haar_orthogonal(n, component_seed(basis_seed, static_cast<int>(k))));
       basis_kind_.push_back(2);
       diagonal_ = false;

@@ -19,6 +19,7 @@
 #include "akm/base/spec_text.hpp"
 #include "akm/random/random.hpp"
 #include "akm/spectrum/data_keys.hpp"
+#include "random_basis.hpp"
 
 namespace akm {
 namespace {
@@ -55,7 +56,7 @@ struct Keys {
   std::string_view list;  // the bare eigenvalue list of list:…
 };
 
-const std::map<std::string, std::vector<std::string>, std::less<>>& grammar() {
+const std::map<std::string, std::vector<std::string>, std::less<>>& spectrum_grammar() {
   static const std::map<std::string, std::vector<std::string>, std::less<>> g{
       {"iso", {"n", "scale", "basis"}},
       {"spiked", {"n", "spikes", "floor", "basis"}},
@@ -73,8 +74,8 @@ Keys tokenize(std::string_view spec) {
   const auto colon = spec.find(':');
   Keys k;
   k.kind = std::string(trim(spec.substr(0, colon)));
-  const auto it = grammar().find(k.kind);
-  if (it == grammar().end())
+  const auto it = spectrum_grammar().find(k.kind);
+  if (it == spectrum_grammar().end())
     throw InputError("spectrum kind", k.kind, "must be one of iso, spiked, power, list, data");
   if (colon == std::string_view::npos) return k;
   const auto& allowed = it->second;
@@ -163,19 +164,12 @@ std::pair<Vec, std::string> build(const Keys& k) {
   return {lam, fmt::format("n={},exp={},scale={}", n, show(ex), show(scale))};
 }
 
-// A random basis costs an O(n³) Householder QR (about 4 s at n = 2048), so it is refused
-// above kMaxRandomBasisN instead of running for minutes.
-constexpr int kMaxRandomBasisN = 4096;
-
 bool parse_basis(const Keys& k, int n) {
   const auto it = k.kv.find("basis");
   if (it == k.kv.end() || it->second == "identity") return false;
   if (it->second != "random")
     throw InputError("spectrum.basis", akm::quoted(it->second), "must be random or identity");
-  if (n > kMaxRandomBasisN)
-    throw InputError("spectrum.basis", "random",
-                     fmt::format("needs n <= {} (QR of an n x n Gaussian matrix), got n = {}",
-                                 kMaxRandomBasisN, n));
+  spectrum_detail::require_random_basis_size("spectrum.basis", n);
   return true;
 }
 
