@@ -151,6 +151,7 @@ static void t13_mup(ExperimentContext& ctx) {
   // An identity of the closed form (1+β)/n, not evidence: a design check.
   ctx.checks.exact("raw/per-step contraction bound (1+β)/n: log-log slope −1 [rem:mup-normalization]", -1.0, slope_c, 1e-12);
   ctx.checks.design();
+  check_hps_transfer(ctx);  // tab:hps's transfer arithmetic, exact at the printed precision
   // Step 1 at an RMSNorm-fed layer (‖x‖ = √n for every key), exact from the optimizer
   // implementations: the AK-AdamW/AdamW update ratio against (α_AK/α_A)η/((1−β)√n) entrywise
   // (a design check of the mechanism), then its width slope against the collapse the
@@ -271,7 +272,6 @@ static void t13_mup(ExperimentContext& ctx) {
   cparams["margin"] = kMargin;
   cparams["margin_derivation"] = kMarginWhy;
   cparams["task"] = "teacher (spiked √λ 10/5/2, floor 1; GELU teacher width 64, depth 3; label noise 0.1)";
-
   ctx.params = {{"buffer", {{"beta", kBeta}, {"eta0", kEta0}, {"decay_c", kDecay}, {"rows", kRows}, {"burn", kBurn},
                             {"average_steps", kAvg}, {"widths", kWidths}, {"trials", trialsA}, {"slopes", slopes},
                             {"growth_g", kGrowth}, {"eta_growing", growing}}},
@@ -283,8 +283,8 @@ static void t13_mup(ExperimentContext& ctx) {
                              {"finding", "the per-step contraction bound scales as 1/n, the actual mean-square and almost-sure "
                                          "stability boundaries of the raw rule scale close to n^{-1/2}"}}},
                 {"coordinate_check", cparams}};
-
   figures(ctx, slopes, slope_c, slope_ms, slope_as);
+  record_hps_transfer(ctx);
 }
 
 const Registrar registration{{

@@ -135,6 +135,10 @@ nlohmann::json record_muon_coord(ExperimentContext& ctx, const MuonCoord& r);
 void coord_findings(ExperimentContext& ctx, const coord::Setup& cs, const std::vector<coord::Arm>& arms,
                     const coord::Layout& lay, const Vec& cm, const Vec& cse, int seeds);
 
+/// tab:hps's μP transfer, checked at the table's printed precision (hps_transfer.cpp), and its table.
+void check_hps_transfer(ExperimentContext& ctx);
+void record_hps_transfer(ExperimentContext& ctx);
+
 /// The buffer-scale and raw-key figures.
 void figures(ExperimentContext& ctx, const nlohmann::json& slopes, double slope_c, double slope_ms, double slope_as);
 
