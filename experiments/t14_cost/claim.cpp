@@ -29,15 +29,13 @@
 #include "akm/rules/optimizers.hpp"
 #include "akm/problems/train.hpp"
 #include "common.hpp"
+#include "t14_cost.hpp"
 
 namespace akm::exp {
 namespace {
 
-struct Arch {
-  const char* name;
-  double d, d_ffn, reported;
-};
-const std::vector<Arch> kArchs{{"67M", 384, 1024, 0.112}, {"370M", 1024, 2752, 0.174}, {"1B", 1792, 4785, 0.203}};
+using t14::Arch;
+using t14::kArchs;
 
 void closed_forms(ExperimentContext& ctx) {
   auto& ch = ctx.checks;
@@ -200,6 +198,7 @@ static void t14_cost(ExperimentContext& ctx) {
 
   // ---- Check: the closed forms, then each step model below the block band ----
   closed_forms(ctx);
+  t14::text_counts(ctx, kArchs, Nstep);
   for (std::size_t i = 0; i < kArchs.size(); ++i) {
     const Arch& a = kArchs[i];
     // The model's claim that these finite-scale effects keep the step below the block band.

@@ -29,13 +29,21 @@ BlockCount count_block(const std::vector<Layer>& layers, double N) {
     c.baseline_linear += baseline_layer_flops(l.m, l.n, N);
     if (norm_done.insert(l.input).second) c.normalization += norm_flops(l.n, N);
     if (rules::dispatch(static_cast<int>(l.n), static_cast<int>(l.m)) == rules::Order::gram) {
-      if (gram_done.insert(l.input).second) c.correction += gram_shared_flops(l.n, N);
+      if (gram_done.insert(l.input).second) {
+        c.gram_shared += gram_shared_flops(l.n, N);
+        c.correction += gram_shared_flops(l.n, N);
+      }
       c.correction += gram_layer_flops(l.m, l.n);
     } else {
       c.correction += through_n_flops(l.m, l.n, N);
     }
   }
   return c;
+}
+
+double sequential_flops(double m, double n, double N) {
+  const double read = 2 * m * n, write = 2 * m * n;  // v̂ = Mx̂; M += η(v − v̂)x̂ᵀ
+  return N * (read + write);
 }
 
 double overhead_ratio(double g) { return (6 + 4 * g) / (24 + 18 * g); }

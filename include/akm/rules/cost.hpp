@@ -25,6 +25,9 @@ double through_n_flops(double m, double n, double N);
 /// (Gram 2n²N + 2mn², no sharing, vs through-N 4mnN): Gram iff n(N + m) < 2mN. As N → ∞
 /// this is eq:dispatch (n < 2m); at small batches (N ≲ m) the per-layer 2mn² term decides.
 rules::Order cheaper_order(double m, double n, double N);
+/// A fully sequential pass over N samples with the per-sample work app:flops-memory lists:
+/// read v̂_t = M x̂_t (2mn) and write M += η(v_t − v̂_t)x̂_tᵀ (2mn) [app:flops-memory].
+double sequential_flops(double m, double n, double N);
 /// Baseline forward + backward of one linear layer, 6mnN [eq:baseline-layer].
 double baseline_layer_flops(double m, double n, double N);
 
@@ -44,6 +47,7 @@ std::vector<Layer> transformer_block(double d, double d_ffn);
 /// FLOP counts of one block's AK correction and of its baseline linear layers.
 struct BlockCount {
   double correction = 0;      ///< Gram (shared) + per-layer products + through-N terms
+  double gram_shared = 0;     ///< of the correction, the shared X̂ᵀX̂ = N·Σ̂ GEMMs (2n²N per input)
   double normalization = 0;   ///< 3nN + 2N per distinct input
   double baseline_linear = 0; ///< Σ 6mnN
   /// Correction + normalization.
