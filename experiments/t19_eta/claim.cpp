@@ -188,7 +188,7 @@ static void t19_eta(ExperimentContext& ctx) {
                                   "(10 paired basin differences × 3 tasks, medians over seeds, in margins)", opt),
                       1.0, diffs, dz.alpha_refute, kAlphaEquiv);
   }
-
+  sweep_accounting(ctx);  // app:hp-sweep's arithmetic on the paper's numbers: checks, table, finding
   // ---- Record: the tables, the design and per-study findings, params, figures ----
   CsvTable tuning{{"task", "optimizer", "lr", "median_final", "diverged_tuning_seeds", "chosen"}, {}};
   CsvTable designs{{"task", "optimizer", "lr", "degradation", "degradation_tuning_seeds", "margin", "margin_derived",

@@ -109,6 +109,8 @@ Outcome evaluate(const Study& st, const OptDesign& dz, std::uint64_t seed);
 
 /// The largest chance over a study's basin pairs that a seed falls beyond the margin.
 double max_outside(const std::vector<SideProbabilities>& p);
+/// app:hp-sweep's accounting on the paper's numbers: checks, table and finding (sweep_accounting.cpp).
+void sweep_accounting(ExperimentContext& ctx);
 /// One figure per optimizer: the final held-out loss against η on every task (figures.cpp).
 void figures(ExperimentContext& ctx, const std::vector<std::string>& opts,
              const std::vector<training::TaskSpec>& tasks);
