@@ -1,59 +1,20 @@
-// phase — closed-form maps over two of (η, β, α); E1 second-moment maps.
+// phase — closed-form maps over two of (η, β, α): one metric per grid point, from the iteration
+// matrices of the AK and EMA buffers (include/akm/theory/phase.hpp). The options are parsed in
+// phase_options.cpp, the E1 second-moment radii computed in phase_second_moment.cpp.
 #include "akm/theory/phase.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <cstdlib>
 #include <limits>
+#include <stdexcept>
 
-#include <Eigen/Eigenvalues>
-#include <fmt/format.h>
-
-#include "akm/base/errors.hpp"
 #include "akm/base/thread_pool.hpp"
 
 namespace akm::phase {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr int kMaxAxisPoints = 4096;
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t p = s.find(sep, start);
-    out.push_back(s.substr(start, p == std::string::npos ? std::string::npos : p - start));
-    if (p == std::string::npos) return out;
-    start = p + 1;
-  }
-}
-
-double parse_number(const std::string& text, const std::string& param) {
-  char* end = nullptr;
-  const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
-    throw InputError(param, text.empty() ? "''" : text, "must be a finite number");
-  return v;
-}
-
-const char* kGrammar = "must be NAME:LO:HI:N[:log] with NAME in eta, beta, alpha";
-
-// The valid range of one parameter, as the axis bounds must respect it.
-void require_in_range(Param p, double v, const std::string& param) {
-  switch (p) {
-    case Param::beta:
-      if (!(v >= 0.0 && v < 1.0)) throw InputError(param, show(v), "beta must be in [0, 1)");
-      break;
-    case Param::eta:
-      if (!(v > 0.0)) throw InputError(param, show(v), "eta must be > 0");
-      break;
-    case Param::alpha:
-      if (!(v > 0.0)) throw InputError(param, show(v), "alpha must be > 0");
-      break;
-  }
-}
 
 /// Per-direction inputs of the closed forms for one key [eq:iter-matrices].
 struct Dir {
@@ -80,130 +41,6 @@ double steps_ratio(double r_ak, double r_ema) {
 }
 
 }  // namespace
-
-std::string to_string(Param p) {
-  switch (p) {
-    case Param::eta: return "eta";
-    case Param::beta: return "beta";
-    case Param::alpha: return "alpha";
-  }
-  return "?";
-}
-
-double Axis::value(int k) const {
-  if (k == 0) return lo;
-  if (k == n - 1) return hi;
-  const double t = static_cast<double>(k) / (n - 1);
-  return log ? lo * std::pow(hi / lo, t) : lo + (hi - lo) * t;
-}
-
-Axis parse_axis(const std::string& spec, const std::string& flag) {
-  const auto parts = split(spec, ':');
-  if (parts.size() != 4 && parts.size() != 5) throw InputError(flag, spec, kGrammar);
-  Axis a;
-  a.spec = spec;
-  if (parts[0] == "eta") a.param = Param::eta;
-  else if (parts[0] == "beta") a.param = Param::beta;
-  else if (parts[0] == "alpha") a.param = Param::alpha;
-  else throw InputError(flag + " name", parts[0], "must be eta, beta or alpha");
-  a.lo = parse_number(parts[1], flag + " LO");
-  a.hi = parse_number(parts[2], flag + " HI");
-  char* end = nullptr;
-  const long long n = std::strtoll(parts[3].c_str(), &end, 10);
-  if (parts[3].empty() || end != parts[3].c_str() + parts[3].size())
-    throw InputError(flag + " N", parts[3], "must be an integer");
-  if (n < 2 || n > kMaxAxisPoints)
-    throw InputError(flag + " N", parts[3], fmt::format("must be in [2, {}]", kMaxAxisPoints));
-  a.n = static_cast<int>(n);
-  if (parts.size() == 5) {
-    if (parts[4] != "log") throw InputError(flag + " scale", parts[4], "must be log (or omitted)");
-    a.log = true;
-  }
-  if (!(a.lo < a.hi)) throw InputError(flag, spec, "needs LO < HI");
-  require_in_range(a.param, a.lo, flag + " LO");
-  require_in_range(a.param, a.hi, flag + " HI");
-  if (a.log && !(a.lo > 0.0)) throw InputError(flag + " LO", show(a.lo), "log spacing needs LO > 0");
-  return a;
-}
-
-Metric parse_metric(const std::string& s) {
-  if (s == "stable") return Metric::stable;
-  if (s == "ms_stable") return Metric::ms_stable;
-  if (s == "rho_ratio") return Metric::rho_ratio;
-  if (s == "underdamped") return Metric::underdamped;
-  if (s == "speedup") return Metric::speedup;
-  if (s == "counterexample") return Metric::counterexample;
-  throw InputError("--metric", s,
-                   "must be stable, ms_stable, rho_ratio, underdamped, speedup or counterexample");
-}
-
-std::string to_string(Metric m) {
-  switch (m) {
-    case Metric::stable: return "stable";
-    case Metric::ms_stable: return "ms_stable";
-    case Metric::rho_ratio: return "rho_ratio";
-    case Metric::underdamped: return "underdamped";
-    case Metric::speedup: return "speedup";
-    case Metric::counterexample: return "counterexample";
-  }
-  return "?";
-}
-
-namespace {
-bool has_axis(const Options& o, Param p) { return o.x.param == p || o.y.param == p; }
-}  // namespace
-
-std::optional<double> parse_alpha(const std::string& s) {
-  if (s == "tuned") return std::nullopt;
-  char* end = nullptr;
-  const double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end != s.c_str() + s.size() || !(v > 0.0 && std::isfinite(v)))
-    throw InputError("--alpha", s, "must be a number > 0 or tuned");
-  return v;
-}
-
-int parse_direction(const std::string& s, int n) {
-  if (s == "all") return -1;
-  char* end = nullptr;
-  const long long v = std::strtoll(s.c_str(), &end, 10);
-  if (s.empty() || end != s.c_str() + s.size() || v < 1 || v > n)
-    throw InputError("--direction", s, fmt::format("must be all or an integer in [1, {}]", n));
-  return static_cast<int>(v - 1);
-}
-
-void validate_measure(const Options& o, long long trials, long long steps) {
-  require_at_least("--trials", trials, 2);
-  require_at_least("--steps", steps, 1);
-  if (steps > 1000000) throw InputError("--steps", std::to_string(steps), "must be <= 1000000");
-  if (o.x.param == Param::alpha || o.y.param == Param::alpha)
-    throw InputError("--measure", "alpha axis", "the measured buffer does not depend on α: use eta and beta axes");
-}
-
-void validate(const Options& o, int n) {
-  if (o.x.param == o.y.param)
-    throw InputError("--y", o.y.spec, "must name a different parameter than --x (" + to_string(o.x.param) + ")");
-  if (!has_axis(o, Param::eta)) {
-    if (!(o.eta > 0.0 && std::isfinite(o.eta))) throw InputError("--eta", show(o.eta), "must be > 0 and finite");
-  }
-  if (!has_axis(o, Param::beta)) {
-    if (!(o.beta >= 0.0 && o.beta < 1.0)) throw InputError("--beta", show(o.beta), "must be in [0, 1)");
-  }
-  if (o.alpha && !(*o.alpha > 0.0 && std::isfinite(*o.alpha)))
-    throw InputError("--alpha", show(*o.alpha), "must be > 0 and finite, or tuned");
-  const bool fixed_alpha = has_axis(o, Param::alpha) || o.alpha.has_value();
-  if ((o.metric == Metric::underdamped || o.metric == Metric::counterexample) && !fixed_alpha)
-    throw InputError("--alpha", "tuned",
-                     "metric " + to_string(o.metric) + " is defined at a fixed step: give --alpha A or an alpha axis");
-  const bool uses_alpha = o.metric == Metric::rho_ratio || o.metric == Metric::underdamped ||
-                          o.metric == Metric::speedup || o.metric == Metric::counterexample;
-  if (has_axis(o, Param::alpha) && !uses_alpha)
-    throw InputError("--x/--y", "alpha", "metric " + to_string(o.metric) + " does not depend on alpha");
-  if (o.direction < -1 || o.direction >= n)
-    throw InputError("--direction", std::to_string(o.direction + 1), fmt::format("must be all or in [1, {}]", n));
-  if (o.metric == Metric::ms_stable && o.direction != -1)
-    throw InputError("--direction", std::to_string(o.direction + 1),
-                     "ms_stable couples all directions (E1): use --direction all");
-}
 
 Model make_model(const Spectrum& s, bool with_fourth) {
   Model m{s, gaussian_key_moments(s.lambda, with_fourth), with_fourth, equal_groups(s.lambda)};
@@ -347,90 +184,6 @@ Map compute(const Options& o, const Model& model, int threads) {
   parallel_for(0, total, std::max(1, threads), work, 64);
   map.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return map;
-}
-
-// ---- E1 -------------------------------------------------------------------------------
-
-Mat ms_matrix_raw(const Vec& lambda, double beta, double eta) {
-  // s'_i = E[(βv_i − η(v·x)x_i)²] = ((β−ηλ_i)² + η²λ_i²)s_i + η²λ_i Σ_j λ_j s_j, using
-  // E[x_i⁴] = 3λ_i² and E[x_j x_k x_i²] = 0 for j ≠ k (Gaussian keys, eigenbasis).
-  const Eigen::Index n = lambda.size();
-  Mat S = (eta * eta) * lambda * lambda.transpose();
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double b = beta - eta * lambda[i];
-    S(i, i) += b * b + eta * eta * lambda[i] * lambda[i];
-  }
-  return S;
-}
-
-Mat ms_matrix_normalized(const Vec& lambda_hat, const Mat& Q, double beta, double eta) {
-  // s'_i = β²s_i − 2βηλ̂_i s_i + η² Σ_j Q_ij s_j (sign symmetry kills the cross terms).
-  Mat S = (eta * eta) * Q;
-  for (Eigen::Index i = 0; i < lambda_hat.size(); ++i) S(i, i) += beta * beta - 2.0 * beta * eta * lambda_hat[i];
-  return S;
-}
-
-std::vector<std::vector<int>> equal_groups(const Vec& lambda) {
-  std::vector<std::vector<int>> g;
-  for (int i = 0; i < static_cast<int>(lambda.size()); ++i) {
-    auto it = std::find_if(g.begin(), g.end(), [&](const auto& grp) { return lambda[grp[0]] == lambda[i]; });
-    if (it == g.end()) g.push_back({i});
-    else it->push_back(i);
-  }
-  return g;
-}
-
-double ms_radius_normalized(const Vec& lambda_hat, const Mat& Q, const std::vector<std::vector<int>>& groups,
-                            double beta, double eta) {
-  const auto S = [&](int i, int j) {
-    return eta * eta * Q(i, j) + (i == j ? beta * beta - 2.0 * beta * eta * lambda_hat[i] : 0.0);
-  };
-  const int k = static_cast<int>(groups.size());
-  if (!(eta > 0.0) || k == lambda_hat.size()) return ms_radius(ms_matrix_normalized(lambda_hat, Q, beta, eta));
-  Mat L(k, k);
-  for (int a = 0; a < k; ++a)
-    for (int b = 0; b < k; ++b) {
-      const auto& G = groups[a];
-      const auto& H = groups[b];
-      if (a == b)
-        L(a, a) = S(G[0], G[0]) + (G.size() > 1 ? (G.size() - 1.0) * S(G[0], G[1]) : 0.0);
-      else
-        L(a, b) = std::sqrt(static_cast<double>(G.size()) * H.size()) * S(G[0], H[0]);
-    }
-  Eigen::SelfAdjointEigenSolver<Mat> es(L, Eigen::EigenvaluesOnly);
-  return es.eigenvalues().maxCoeff();  // the Perron root (S > 0 entrywise)
-}
-
-double ms_radius(const Mat& S) {
-  // S is symmetric, so its spectral radius is the largest |eigenvalue|.
-  Eigen::SelfAdjointEigenSolver<Mat> es(S, Eigen::EigenvaluesOnly);
-  return es.eigenvalues().cwiseAbs().maxCoeff();
-}
-
-double ms_radius_raw(const Vec& lambda, double beta, double eta) {
-  // S = D + wwᵀ, w = ηλ, D ≥ 0 diagonal: the largest eigenvalue θ > max d solves the
-  // secular equation f(θ) = 1 − Σ w_i²/(θ − d_i) = 0 (f increasing on (max d, ∞)).
-  // Bracket [max d, max d + ‖w‖²] and bisect to machine precision.
-  const Eigen::Index n = lambda.size();
-  Vec d(n), w2(n);
-  for (Eigen::Index i = 0; i < n; ++i) {
-    const double b = beta - eta * lambda[i];
-    d[i] = b * b + eta * eta * lambda[i] * lambda[i];
-    w2[i] = (eta * lambda[i]) * (eta * lambda[i]);
-  }
-  const double dmax = d.maxCoeff();
-  double lo = dmax, hi = dmax + w2.sum();
-  auto f = [&](double th) {
-    double s = 0;
-    for (Eigen::Index i = 0; i < n; ++i) s += w2[i] / (th - d[i]);
-    return 1.0 - s;
-  };
-  for (int it = 0; it < 200 && hi - lo > 1e-15 * hi; ++it) {
-    const double mid = 0.5 * (lo + hi);
-    if (mid <= lo || mid >= hi) break;
-    (f(mid) > 0 ? hi : lo) = mid;
-  }
-  return hi;
 }
 
 }  // namespace akm::phase
