@@ -133,6 +133,13 @@ TEST(LedgerCoverage, TheCommittedResultsGiveTheStatedVerdicts) {
   // T21, the worked example of docs/adding-a-claim.md: both parts of eq:ratio (forgetting 1 + r_i,
   // window 1/(1 + r_i)) pass with power against EMA's ratio 1.
   EXPECT_EQ(by_label.at("eq:ratio"), S::Supported);
+  // T14 against the paper's own counts: three sentences of the cost text fail as written.
+  for (const char* corrected : {"app:flops-memory/sequential-bound", "app:deployed/sigma-hat-no-gemm",
+                                "sec:realized-flops/effect-3"})
+    EXPECT_EQ(by_label.at(corrected), S::Corrected) << corrected;
+  // The paper's own arithmetic: tab:hps's μP transfer (T13) and the sweep's accounting (T19).
+  EXPECT_EQ(by_label.at("tab:hps/mup-transfer"), S::Supported);
+  EXPECT_EQ(by_label.at("app:hp-sweep/accounting"), S::Supported);
 }
 
 }  // namespace
