@@ -57,7 +57,7 @@ MUTANTS = [
     ("transport-dropped-beta", "include/akm/rules/kernels.hpp",
      "  P *= beta;\n", "",
      "transport factor ηkkᵀ without βI"),
-    ("no-bonferroni", "src/check/check.cpp",
+    ("no-bonferroni", "src/check/check_judge.cpp",
      "const double alpha_each = alpha_ / static_cast<double>(std::max(k, 1LL));",
      "const double alpha_each = alpha_;",
      "family-wise rate not divided over the comparisons"),

@@ -24,7 +24,7 @@ def quantile(p_each, dof):
 
 
 def judge(c, p_each):
-    """akm's judge_monte_carlo (src/check/check.cpp), for one record at per-comparison rate p_each."""
+    """akm's judge_monte_carlo (src/check/check_judge.cpp), for one record at per-comparison rate p_each."""
     vals = [c.get(k) for k in ("predicted", "measured", "stderr", "stderr_predicted", "bias_bound")]
     if any(v is None or not math.isfinite(v) for v in vals):
         return False

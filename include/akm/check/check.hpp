@@ -92,7 +92,7 @@ bool in_family(const CheckRecord& r);
 /// A sign check established its direction: significant at its level, the claimed way.
 bool sign_established(const CheckRecord& r);
 /// √(se_measured² + se_predicted²): the standard error of measured − predicted, the one
-/// scale that both the tolerance (check.cpp) and the power of a check (power.cpp) use.
+/// scale that both the tolerance (check_judge.cpp) and the power of a check (power.cpp) use.
 double combined_se(const CheckRecord& r);
 /// A number for summary.json, null when it is NaN or infinite.
 nlohmann::json number_or_null(double v);
