@@ -43,6 +43,64 @@ TEST(DeviceStream, DoubleStreamIsAkmStreamBitForBit) {
       }
 }
 
+TEST(DeviceStream, AlignedFastPathIsTheGeneralPathAndAkmStream) {
+  // normal() reads a fresh block's words at fixed indices; normal_general() chooses them at
+  // run time (philox_next): both, and akm::Stream, give the same numbers bit for bit.
+  for (std::uint64_t seed : {0ULL, 7ULL, 0xFFFFFFFF12345678ULL})
+    for (Purpose p : {Purpose::keys, Purpose::noise, Purpose::init}) {
+      Stream ref(seed, 3, p);
+      hd::Stream<double> fast(seed, 3, std::uint32_t(p)), gen = fast;
+      hd::Stream<float> ffast(seed, 3, std::uint32_t(p)), fgen = ffast;
+      for (int i = 0; i < 200; ++i) {
+        const double r = ref.normal();
+        ASSERT_TRUE(same_bits(fast.normal(), r)) << "draw " << i;
+        ASSERT_TRUE(same_bits(gen.normal_general(), r)) << "draw " << i;
+        const float a = ffast.normal(), b = fgen.normal_general();
+        ASSERT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "draw " << i;
+      }
+    }
+}
+
+TEST(DeviceStream, OddBitsCallLeavesTheFastPathForTheGeneralOne) {
+  // One bits() call misaligns the stream (a pair then straddles two blocks): normal() must
+  // take normal_general() and still be akm::Stream's numbers; a uniform between normals too.
+  Stream ref(5, 2, Purpose::keys);
+  hd::Stream<double> fast(5, 2, hd::kKeys), gen = fast;
+  const std::uint64_t w = ref.bits();
+  ASSERT_EQ(fast.bits(), w);
+  ASSERT_EQ(gen.bits(), w);
+  for (int i = 0; i < 100; ++i) {
+    const double r = ref.normal();
+    ASSERT_TRUE(same_bits(fast.normal(), r)) << "draw " << i;
+    ASSERT_TRUE(same_bits(gen.normal_general(), r)) << "draw " << i;
+    if (i % 7 == 3) {
+      const double u = ref.uniform();
+      ASSERT_TRUE(same_bits(fast.uniform(), u));
+      ASSERT_TRUE(same_bits(gen.uniform(), u));
+    }
+  }
+}
+
+TEST(DeviceStream, ZeroWordInAFreshBlockFallsBackToTheRedraw) {
+  // k = 0 (probability 2⁻⁵³ a word) cannot be met by drawing: hand-built blocks with a zero
+  // radius word, then a zero angle word, go to normal_general() from word 0, which redraws
+  // from the next block as akm::Stream's philox_next does.
+  for (int zero : {0, 2}) {
+    hd::Stream<double> fast(9, 4, hd::kNoise);
+    fast.seek(6);
+    ++fast.ctr[0];  // as if normal() had just drawn block 6 into `out`
+    const std::uint32_t words[4] = {0x12345678u, 0x9abcdef0u, 0x0fedcba9u, 0x87654321u};
+    for (int i = 0; i < 4; ++i) fast.out[i] = words[i];
+    fast.out[zero] = 0;
+    fast.out[zero + 1] = 0x7ffu;  // k = 0x7ff >> 11 = 0
+    hd::Stream<double> gen = fast;
+    gen.next_word = 0;
+    ASSERT_TRUE(same_bits(fast.normal_from_block(), gen.normal_general())) << zero;
+    EXPECT_EQ(fast.ctr[0], 8u) << "one block redrawn";
+    for (int i = 0; i < 20; ++i) ASSERT_TRUE(same_bits(fast.normal(), gen.normal_general())) << zero << " " << i;
+  }
+}
+
 TEST(DeviceStream, SeekStartsAtThatPhiloxBlock) {
   // Block b holds normals 2b and 2b + 1 when no uniform is redrawn (probability 2⁻⁵³ a draw).
   Stream ref(11, 5, Purpose::keys);

@@ -12,6 +12,13 @@
 #else
 #define AKM_HD
 #endif
+// A rarely taken host-and-device function kept out of line under nvcc, so its call sites
+// stay small (the device's instruction cache); the host compiler decides for itself.
+#if defined(__CUDACC__)
+#define AKM_HD_COLD __noinline__
+#else
+#define AKM_HD_COLD
+#endif
 // Loop unrolling for the device pass only (the host compiler knows no `#pragma unroll`).
 #if defined(__CUDA_ARCH__)
 #define AKM_UNROLL _Pragma("unroll")

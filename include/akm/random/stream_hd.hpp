@@ -3,6 +3,8 @@
 // two 64-bit words per block; u = k·2⁻⁵³ with k = bits>>11 (k = 0 redrawn); Box–Muller
 // pairs, cos first, the sin one cached. akm::Stream (src/random/random.cpp) draws its words,
 // uniforms and normals through the same functions: the host and device streams are one code.
+// Stream::normal() has an aligned fast path (a fresh block's words at compile-time indices)
+// beside that general path, with the same numbers (tests/test_cuda_single_source.cpp).
 //
 // Stream<double> is akm::Stream bit for bit on the host. Stream<float> is the float transform
 // of the CUDA kernels: the uniform k·2⁻⁵³ rounded to float (float(k) is round-to-nearest
@@ -46,12 +48,29 @@ AKM_HD inline std::uint64_t philox_next(const r123::Philox4x32& gen, PhiloxCtr& 
 
 /// Uniform on (0, 1): k·2⁻⁵³ for k = bits>>11, k = 0 redrawn (probability 2⁻⁵³) so log u is
 /// finite; exact in double, float(k) rounds to nearest (the power-of-two scale is exact).
+template <class T>
+AKM_HD inline T uniform_of(std::uint64_t k) {
+  return static_cast<T>(k) * static_cast<T>(1.1102230246251565e-16);  // 2⁻⁵³
+}
 template <class T, class Bits>
 AKM_HD inline T uniform_open(Bits&& bits) {
   for (;;) {
     const std::uint64_t k = bits() >> 11;
-    if (k != 0) return static_cast<T>(k) * static_cast<T>(1.1102230246251565e-16);  // 2⁻⁵³
+    if (k != 0) return uniform_of<T>(k);
   }
+}
+
+/// The exact Box–Muller transform of u1 (radius) and u2 (angle): r·cos θ returned, r·sin θ
+/// cached in `spare`.
+template <class T>
+AKM_HD inline T box_muller_pair(T u1, T u2, bool& has_spare, T& spare) {
+  const T r = sqrt_(T(-2) * log_(u1));
+  const T theta = static_cast<T>(6.283185307179586476925) * u2;
+  T s, c;
+  sincos_(theta, &s, &c);
+  spare = r * s;
+  has_spare = true;
+  return r * c;
 }
 
 /// Standard normal by the exact Box–Muller transform: r·cos θ now, r·sin θ cached in `spare`.
@@ -61,13 +80,14 @@ AKM_HD inline T box_muller(Uniform&& uniform, bool& has_spare, T& spare) {
     has_spare = false;
     return spare;
   }
-  const T r = sqrt_(T(-2) * log_(uniform()));
-  const T theta = static_cast<T>(6.283185307179586476925) * uniform();
-  T s, c;
-  sincos_(theta, &s, &c);
-  spare = r * s;
-  has_spare = true;
-  return r * c;
+  const T u1 = uniform();  // the radius's uniform is drawn first
+  const T u2 = uniform();
+  return box_muller_pair(u1, u2, has_spare, spare);
+}
+
+/// Words {w, w+1} of a Philox block as one 64-bit draw (philox_next's order: hi then lo).
+AKM_HD inline std::uint64_t block_word(const PhiloxCtr& out, int w) {
+  return (std::uint64_t(out[w]) << 32) | out[w + 1];
 }
 
 /// The counter stream of (seed, trial, purpose) for host and device code: T = double is
@@ -97,8 +117,38 @@ struct Stream {
   AKM_HD T uniform() {
     return uniform_open<T>([this] { return bits(); });
   }
-  /// Standard normal (box_muller: cos first, the sin one cached).
+  /// Standard normal (box_muller: cos first, the sin one cached). The aligned fast path: with
+  /// no spare and no word pending, one fresh Philox block is one Box–Muller pair, its words
+  /// {0,1} and {2,3} read at indices fixed at compile time. Everything else (a spare, an odd
+  /// bits() call before, a k = 0 redraw) is normal_general(), which gives the same numbers.
   AKM_HD T normal() {
+    if (has_spare) {
+      has_spare = false;
+      return spare;
+    }
+    if (next_word > 2) {
+      out = r123::Philox4x32{}(ctr, key);
+      ++ctr[0];
+      return normal_from_block();
+    }
+    return normal_general();
+  }
+  /// The pair of the fresh block in `out` (no spare pending): words {0,1} give the radius's
+  /// uniform, {2,3} the angle's. A k = 0 among them (probability 2⁻⁵² a block) hands the
+  /// block, from word 0, to normal_general(), which redraws as akm::Stream does.
+  AKM_HD T normal_from_block() {
+    const std::uint64_t k1 = block_word(out, 0) >> 11, k2 = block_word(out, 2) >> 11;
+    if (k1 != 0 && k2 != 0) {
+      next_word = 4;
+      return box_muller_pair(uniform_of<T>(k1), uniform_of<T>(k2), has_spare, spare);
+    }
+    next_word = 0;
+    return normal_general();
+  }
+  /// Standard normal through the run-time word choice of philox_next (the plain reference of
+  /// normal(), and its fallback). Kept out of line on the device so that each call site of
+  /// normal() inlines only the aligned path.
+  AKM_HD AKM_HD_COLD T normal_general() {
     return box_muller<T>([this] { return uniform(); }, has_spare, spare);
   }
 };
