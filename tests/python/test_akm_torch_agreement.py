@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import akm
-from test_torch_agreement import Bound, reorder, sequence, w0
+from rounding_bound import Bound, reorder, sequence, w0
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (Debian: python3-torch)")
 from akm.torch import AKAdamW, AKSGD  # noqa: E402
