@@ -41,12 +41,16 @@ TEST(AkSgdEma, CpuGenericRowCountMatchesReference) {
   EXPECT_LE(max_rel_diff(ref, d, 0, w.n_obs()), 2 * w.steps * kC * w.n * kEps64);
 }
 
-TEST(AkSgdEma, CudaEmulatedMatchesReference) {
+class AkSgdEmaVariant : public ::testing::TestWithParam<bool> {};
+
+// Both kernel variants: the fused reduction (true) and the earlier 1 + 3m block sums (false).
+TEST_P(AkSgdEmaVariant, CudaEmulatedMatchesReference) {
   ops::AkSgdEma w;
   w.n = 64;  // two warps: the block sum's warp order is exercised
   w.trials = 3;
   w.steps = 300;
   w.alpha = 0.2;
+  w.fused_reduction = GetParam();
   auto emu = [](const ops::AkSgdEma& op, int threads) {
     return ops::ak_sgd_ema(op, 9, Backend::cuda_emulated, {.threads = threads});
   };
@@ -70,6 +74,23 @@ TEST(AkSgdEma, CudaEmulatedMatchesReference) {
   }
 }
 
+INSTANTIATE_TEST_SUITE_P(AkSgdEma, AkSgdEmaVariant, ::testing::Bool(),
+                         [](const auto& i) { return i.param ? "Fused" : "PerSum"; });
+
+TEST(AkSgdEma, FusedReductionIsAnotherRoundingOfTheSameSums) {
+  // The variants differ only in how the step's sums round (Σ M·k against (Σ M·x)/|x|): not
+  // bit for bit equal, and within the float bound of one another.
+  ops::AkSgdEma w;
+  w.n = 96;
+  w.trials = 2;
+  w.steps = 200;
+  const auto f = ops::ak_sgd_ema(w, 5, Backend::cuda_emulated, {.threads = 2});
+  w.fused_reduction = false;
+  const auto p = ops::ak_sgd_ema(w, 5, Backend::cuda_emulated, {.threads = 2});
+  EXPECT_NE(f.values, p.values);
+  EXPECT_LE(max_rel_diff(f, p, 0, w.n_obs()), 2 * w.steps * kC * w.n * kEps32);
+}
+
 TEST(AkSgdEma, CudaMatchesCpuFloat) {
   REQUIRE_GPU();
   ops::AkSgdEma w;
@@ -81,12 +102,13 @@ TEST(AkSgdEma, CudaMatchesCpuFloat) {
   EXPECT_LE(max_rel_diff(cpu, gpu, 0, w.n_obs()), 2 * w.steps * (kC * w.n * kEps32 + 4e-4));
 }
 
-TEST(AkSgdEma, CudaMatchesEmulation) {
+TEST_P(AkSgdEmaVariant, CudaMatchesEmulation) {
   REQUIRE_GPU();
   ops::AkSgdEma w;
   w.n = 96;  // three warps
   w.trials = 4;
   w.steps = 100;
+  w.fused_reduction = GetParam();
   EXPECT_LE(max_rel_diff(ops::ak_sgd_ema(w, 8, Backend::cuda_emulated, {.threads = 2}),
                          ops::ak_sgd_ema(w, 8, Backend::cuda), 0, w.n_obs()),
             2 * w.steps * dev_step(w.n));

@@ -46,12 +46,14 @@ AKM_HD inline std::uint64_t philox_next(const r123::Philox4x32& gen, PhiloxCtr& 
   return (hi << 32) | lo;
 }
 
-/// Uniform on (0, 1): k·2⁻⁵³ for k = bits>>11, k = 0 redrawn (probability 2⁻⁵³) so log u is
-/// finite; exact in double, float(k) rounds to nearest (the power-of-two scale is exact).
+/// k·2⁻⁵³ in T for a nonzero 53-bit k: exact in double, float(k) rounds to nearest (the
+/// power-of-two scale is exact).
 template <class T>
 AKM_HD inline T uniform_of(std::uint64_t k) {
   return static_cast<T>(k) * static_cast<T>(1.1102230246251565e-16);  // 2⁻⁵³
 }
+/// Uniform on (0, 1): uniform_of(k) for k = bits>>11, k = 0 redrawn (probability 2⁻⁵³) so
+/// log u is finite.
 template <class T, class Bits>
 AKM_HD inline T uniform_open(Bits&& bits) {
   for (;;) {

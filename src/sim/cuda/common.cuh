@@ -46,6 +46,33 @@ __device__ inline float block_sum(float v, float* sh) {
   return sh[32];
 }
 
+// Block-wide sums of V floats per thread, v[i] replaced by value i's sum (shared scratch of
+// ≥ 33·V floats, blockDim.x ≥ V): each value in block_sum's order (the warp's shuffle tree,
+// then the warps' sums in order from 0.f; the emulated backend reproduces it value by value),
+// all V through two barriers. None before the writes: a thread writes sh[32i + warp] only
+// after the previous call's second barrier, past which nobody reads it, and sh[32V + i] only
+// after this call's first, which every reader of the previous call's sums has passed.
+template <int V>
+__device__ inline void block_sums(float* v, float* sh) {
+  const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+#pragma unroll
+  for (int i = 0; i < V; ++i)
+    for (int o = 16; o > 0; o >>= 1) v[i] += __shfl_down_sync(0xffffffffu, v[i], o);
+  if (lane == 0) {
+#pragma unroll
+    for (int i = 0; i < V; ++i) sh[32 * i + warp] = v[i];
+  }
+  __syncthreads();
+  if (int(threadIdx.x) < V) {
+    float s = 0.f;
+    for (int w = 0; w < int(blockDim.x + 31) / 32; ++w) s += sh[32 * threadIdx.x + w];
+    sh[32 * V + threadIdx.x] = s;
+  }
+  __syncthreads();
+#pragma unroll
+  for (int i = 0; i < V; ++i) v[i] = sh[32 * V + i];
+}
+
 // One thread per item: thread (block, thread) runs item(item_of(…)) unless past the last
 // item. `Item` is an op's functor (src/sim/ops/<op>/trial.hpp), which the emulated backend
 // runs over the same grid (src/sim/cuda/emulate.hpp).

@@ -23,6 +23,9 @@ struct AkSgdEma {
   double beta = 0.9;  ///< decay β
   double eta = 0.5;  ///< AK step η
   double sigma = 0.1;  ///< label noise σ
+  /// cuda, cuda_emulated: one fused block reduction of the step's 1 + 3m sums (true), or the
+  /// earlier kernel's 1 + 3m separate block sums (false), kept for an A/B in the same run.
+  bool fused_reduction = true;
   /// Observables per trial: AK and EMA error energies per direction, then both totals.
   int n_obs() const { return 2 * n + 2; }
   /// Trials × steps, the unit of the throughput.

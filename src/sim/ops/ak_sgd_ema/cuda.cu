@@ -14,14 +14,21 @@ struct DeviceBlock {
   __device__ void each(F&& f) { f(int(threadIdx.x), lane); }
   template <class F>
   __device__ float sum(F&& f) { return detail::block_sum(f(lane), sh); }
+  template <int V, class F>
+  __device__ void sums(float* s, F&& f) {
+    f(lane, s);
+    detail::block_sums<V>(s, sh);
+  }
   __device__ void sync() { __syncthreads(); }
 };
 
+// Fused: one block_sums of kSums values a step; otherwise the earlier kernel's block_sum each.
+template <bool Fused>
 __global__ void block_kernel(const float* sl, Args a, float* e_out) {
-  __shared__ float sh[33];
+  __shared__ float sh[Fused ? 33 * kSums : 33];
   __shared__ float z[1024], eps[kM];
   DeviceBlock blk{{}, sh};
-  trial(blk, sl, a, (long long)blockIdx.x, z, eps, e_out);
+  trial<Fused>(blk, sl, a, (long long)blockIdx.x, z, eps, e_out);
 }
 
 }  // namespace
@@ -39,7 +46,10 @@ Observations ak_sgd_ema_cuda(const AkSgdEma& w, std::uint64_t seed) {
   const Grid g = grid_block_per_item(w.trials, unsigned(w.n));
   DevBuf<float> dsl(w.n), de(per_trial(w) * w.trials);
   upload(dsl, sqrt_power_f(w.n, false));
-  block_kernel<<<g.blocks, g.threads>>>(dsl.p, args(w, seed), de.p);
+  if (w.fused_reduction)
+    block_kernel<true><<<g.blocks, g.threads>>>(dsl.p, args(w, seed), de.p);
+  else
+    block_kernel<false><<<g.blocks, g.threads>>>(dsl.p, args(w, seed), de.p);
   return gather(w, download(de, per_trial(w) * w.trials));
 }
 

@@ -30,6 +30,17 @@ struct HostBlock {
     for (std::size_t j = 0; j < lanes.size(); ++j) vals[j] = f(lanes[j]);
     return block_sum_order(vals.data(), int(vals.size()));
   }
+  template <int V, class F>
+  void sums(float* s, F&& f) {
+    const std::size_t n = lanes.size();
+    std::vector<float> all(static_cast<std::size_t>(V) * n);  // value i of lane j at i·n + j
+    float v[V];
+    for (std::size_t j = 0; j < n; ++j) {
+      f(lanes[j], v);
+      for (int i = 0; i < V; ++i) all[std::size_t(i) * n + j] = v[i];
+    }
+    for (int i = 0; i < V; ++i) s[i] = block_sum_order(all.data() + std::size_t(i) * n, int(n));
+  }
   void sync() {}
 };
 
@@ -44,7 +55,10 @@ Observations ak_sgd_ema_cuda_emulated(const AkSgdEma& w, std::uint64_t seed, int
   parallel_for(0, g.blocks, threads, [&](std::size_t t) {
     HostBlock blk(w.n);
     std::vector<float> z(std::size_t(w.n)), eps(kM);
-    trial(blk, sl.data(), a, (long long)t, z.data(), eps.data(), e.data());
+    if (w.fused_reduction)
+      trial<true>(blk, sl.data(), a, (long long)t, z.data(), eps.data(), e.data());
+    else
+      trial<false>(blk, sl.data(), a, (long long)t, z.data(), eps.data(), e.data());
   });
   return gather(w, e);
 }

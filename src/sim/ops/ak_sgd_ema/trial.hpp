@@ -6,7 +6,9 @@
 // `Block` is the one thing that differs: each(f) runs f(j, lane) for the lane(s) this
 // execution owns (the device: its own thread; the host: every j in order), sum(f) is the
 // block-wide float sum of f(lane) in the device's reduction order (cuda::block_sum_order),
-// sync() a barrier. Lanes never read another lane's state, only the shared z and eps.
+// sync() a barrier; sums<V>(s, f) the V block-wide sums of f(lane, v) (v: V floats), each
+// in block_sum's order, through one reduction. Lanes never read another lane's state, only
+// the shared z and eps.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -17,6 +19,7 @@
 namespace akm::cuda::ak_sgd_ema_detail {
 
 constexpr int kM = 8;  ///< rows of E and M (the kernel keeps them in registers)
+constexpr int kSums = 1 + 3 * kM;  ///< a step's block sums: |x|², then per row E_a·x, M_a·x, E_e·x
 
 struct Args {
   int n, steps;
@@ -31,8 +34,10 @@ struct Lane {
 };
 
 /// Trial `t`; z (n floats) and eps (kM floats) are the block's shared key and noise draws.
-/// Output: E_AK then E_EMA, column-major m×n each, at e_out + t·2·kM·n.
-template <class Block>
+/// Output: E_AK then E_EMA, column-major m×n each, at e_out + t·2·kM·n. Fused: the step's
+/// kSums sums in one reduction (Block::sums), Σ M_a·k as (Σ M_a·x)/|x| since k = x/|x|;
+/// otherwise one block sum each, in the earlier kernel's order.
+template <bool Fused, class Block>
 AKM_HD inline void trial(Block& blk, const float* sl, const Args& a, long long t, float* z, float* eps,
                          float* e_out) {
   const int n = a.n;
@@ -66,15 +71,35 @@ AKM_HD inline void trial(Block& blk, const float* sl, const Args& a, long long t
     });
     blk.sync();
     blk.each([&](int j, Lane& l) { l.x = sl[j] * z[j]; });
-    const float nrm = hd::sqrt_(blk.sum([](const Lane& l) { return l.x * l.x; }));
-    blk.each([&](int, Lane& l) { l.k = l.x / nrm; });
     float ua[kM], ue[kM];
-    AKM_UNROLL
-    for (int r = 0; r < kM; ++r) {
-      const float d = blk.sum([&](const Lane& l) { return l.Ea[r] * l.x; }) + eps[r];
-      const float p = blk.sum([&](const Lane& l) { return l.Ma[r] * l.k; });
-      ua[r] = a.eta * (d - p);
-      ue[r] = omb * (blk.sum([&](const Lane& l) { return l.Ee[r] * l.x; }) + eps[r]);
+    if constexpr (Fused) {
+      float s[kSums];
+      blk.template sums<kSums>(s, [](const Lane& l, float* v) {
+        v[0] = l.x * l.x;
+        AKM_UNROLL
+        for (int r = 0; r < kM; ++r) {
+          v[1 + 3 * r] = l.Ea[r] * l.x;
+          v[2 + 3 * r] = l.Ma[r] * l.x;
+          v[3 + 3 * r] = l.Ee[r] * l.x;
+        }
+      });
+      const float nrm = hd::sqrt_(s[0]);
+      blk.each([&](int, Lane& l) { l.k = l.x / nrm; });
+      AKM_UNROLL
+      for (int r = 0; r < kM; ++r) {
+        ua[r] = a.eta * ((s[1 + 3 * r] + eps[r]) - s[2 + 3 * r] / nrm);
+        ue[r] = omb * (s[3 + 3 * r] + eps[r]);
+      }
+    } else {
+      const float nrm = hd::sqrt_(blk.sum([](const Lane& l) { return l.x * l.x; }));
+      blk.each([&](int, Lane& l) { l.k = l.x / nrm; });
+      AKM_UNROLL
+      for (int r = 0; r < kM; ++r) {
+        const float d = blk.sum([&](const Lane& l) { return l.Ea[r] * l.x; }) + eps[r];
+        const float p = blk.sum([&](const Lane& l) { return l.Ma[r] * l.k; });
+        ua[r] = a.eta * (d - p);
+        ue[r] = omb * (blk.sum([&](const Lane& l) { return l.Ee[r] * l.x; }) + eps[r]);
+      }
     }
     blk.each([&](int, Lane& l) {
       AKM_UNROLL
