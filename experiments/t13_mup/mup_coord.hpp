@@ -29,7 +29,7 @@
 #include "akm/report/result_dir.hpp"
 #include "akm/rules/optimizers.hpp"
 #include "common.hpp"
-#include "fit.hpp"
+#include "line_fit.hpp"
 
 namespace akm::exp::coord {
 

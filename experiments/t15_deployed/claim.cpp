@@ -29,7 +29,7 @@
 #include "akm/check/power.hpp"
 #include "akm/rules/rules.hpp"
 #include "common.hpp"
-#include "fit.hpp"
+#include "line_fit.hpp"
 #include "sensitivity.hpp"
 
 namespace akm::exp {

@@ -1,4 +1,5 @@
-// fit — straight-line fits for the scaling checks (T13 width slopes, T15 1/N slope).
+// line_fit — straight-line fits for the scaling checks (T13 width slopes, T15 1/N slope);
+// not the fitting op of `akm simulate` (akm/sim/ops/fit.hpp).
 #pragma once
 #include <cmath>
 #include <vector>

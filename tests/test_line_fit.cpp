@@ -1,12 +1,12 @@
 // Line fits and the sign test used by T13, T15, T18–T20.
 #include <gtest/gtest.h>
 
-#include "../experiments/fit.hpp"
+#include "../experiments/line_fit.hpp"
 #include "../experiments/training_common.hpp"
 
 namespace {
 
-TEST(Fit, WlsRecoversAnExactLineAndItsSlopeError) {
+TEST(LineFit, WlsRecoversAnExactLineAndItsSlopeError) {
   const std::vector<double> x{0, 1, 2, 3}, y{1, 3, 5, 7}, se{1, 1, 1, 1};
   const auto f = akm::exp::wls(x, y, se);
   EXPECT_NEAR(f.slope, 2.0, 1e-12);
@@ -15,7 +15,7 @@ TEST(Fit, WlsRecoversAnExactLineAndItsSlopeError) {
   EXPECT_NEAR(akm::exp::ols_slope(x, y), 2.0, 1e-12);
 }
 
-TEST(Fit, SignTestExact) {
+TEST(TrainingSignTest, SignTestExact) {
   using akm::exp::training::sign_test_p;
   EXPECT_NEAR(sign_test_p(6, 0), 2.0 / 64, 1e-12);
   EXPECT_NEAR(sign_test_p(0, 6), 2.0 / 64, 1e-12);
