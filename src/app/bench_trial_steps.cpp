@@ -131,8 +131,20 @@ json bench_transport(Context& c, const Slices<ops::Transport>& s) {
 
 // AK-SGD beside SGD-EMA [eq:dm-norm-update, eq:ema-update] draws the key and the label noise
 // (n + m normals); its state is E and M of both optimizers, 4·m·n numbers.
+// On the device the earlier kernel (one block sum per sum, AkSgdEma::fused_reduction = false)
+// is timed beside the fused one in the same run, same size and seed: the fused reduction's A/B.
 json bench_ak_sgd_ema(Context& c, const Slices<ops::AkSgdEma>& s) {
-  return bench_op(c, s, s.full.n + s.full.m, 4.0 * s.full.m * s.full.n, ops::ak_sgd_ema);
+  json rows = bench_op(c, s, s.full.n + s.full.m, 4.0 * s.full.m * s.full.n, ops::ak_sgd_ema);
+  if (c.options.backend != Backend::cuda) return rows;
+  ops::AkSgdEma per_sum = s.full;
+  per_sum.fused_reduction = false;
+  const ops::Exec e{Precision::f32, c.threads};
+  const double t = seconds([&] { ops::ak_sgd_ema(per_sum, c.options.seed, Backend::cuda, e); });
+  for (auto& r : rows) {
+    r["per_sum_kernel"] = {{"seconds", t}, {"trial_steps_per_s", per_sum.trial_steps() / t}};
+    r["fused_speedup_vs_per_sum"] = t / r["seconds"].template get<double>();
+  }
+  return rows;
 }
 
 // The phase map's raw-key transport [app:stability_norm_key_dm] draws one key (n normals) per
