@@ -124,7 +124,10 @@ def bench_median(d):
                      "fraction_of_limit": median(fr) if all(f is not None for f in fr) else None,
                      "contradicted": sorted({x["contradicted"] for x in lim if "contradicted" in x}),
                      "measured_over_limit_max": max(over) if over else None,
-                     "speedup_vs_jax": first.get("speedup_vs_jax")})
+                     "speedup_vs_jax": first.get("speedup_vs_jax"),
+                     # W2's earlier per-sum kernel, timed beside the fused one in the same run
+                     "per_sum_trial_steps_per_s": median([x["per_sum_kernel"]["trial_steps_per_s"]
+                                                          for x in same if "per_sum_kernel" in x])})
     contradicted = sorted({c["ceiling"] for r in runs for c in r["machine"].get("contradicted_ceilings", [])})
     out = {"runs": len(runs), "device_ceilings": ceil, "rows": rows, "contradicted_ceilings": contradicted,
            "device_fp32_peak_gflops": runs[0]["machine"]["device_fp32_peak_gflops"] if runs else None,
@@ -169,6 +172,12 @@ def session_tables(d):
                   else f"— ({', '.join(r['contradicted']) or 'no limit'} contradicted)")
             jx = f"{r['speedup_vs_jax']:.2f}×" if r.get("speedup_vs_jax") else "—"
             out.append(f"| {r['workload']} | {ts} | {r['gflops']:.0f} | {r['binding'] or '—'} | {fr} | {jx} |")
+        for r in m["rows"]:
+            if r.get("per_sum_trial_steps_per_s") and r["trial_steps_per_s"]:
+                out += ["", f"{r['workload']} A/B in the same runs: the fused-reduction kernel "
+                        f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier per-sum kernel "
+                        f"{r['per_sum_trial_steps_per_s']:.3g} "
+                        f"({r['trial_steps_per_s'] / r['per_sum_trial_steps_per_s']:.2f}× for the fused one)."]
         out += ["", "Contradicted ceilings: " + (", ".join(m["contradicted_ceilings"]) or "none") + "."]
     if (d / "ptxas.json").exists():
         p = load(d, "ptxas.json")
