@@ -20,6 +20,7 @@ using namespace cuda::ak_sgd_ema_detail;
 struct HostBlock {
   std::vector<Lane> lanes;
   std::vector<float> vals;
+  std::vector<float> all;  // sums(): value i of lane j at i·n + j
   explicit HostBlock(int n) : lanes(std::size_t(n)), vals(std::size_t(n)) {}
   template <class F>
   void each(F&& f) {
@@ -33,7 +34,7 @@ struct HostBlock {
   template <int V, class F>
   void sums(float* s, F&& f) {
     const std::size_t n = lanes.size();
-    std::vector<float> all(static_cast<std::size_t>(V) * n);  // value i of lane j at i·n + j
+    all.resize(static_cast<std::size_t>(V) * n);
     float v[V];
     for (std::size_t j = 0; j < n; ++j) {
       f(lanes[j], v);
