@@ -216,7 +216,7 @@ TEST(CudaRefusal, EveryLauncherSaysWhyWithoutADevice) {
     ops::deployed(ops::Deployed{}, Mat::Zero(2, 2), Mat::Zero(4, 2), Mat::Zero(4, 2), Backend::cuda);
   }));
   EXPECT_TRUE(says([&] { ops::fit(fit, 1, Backend::cuda); }));
-  EXPECT_TRUE(says([&] { ops::phase_trials(ops::PhaseMeasure{}, {1.0}, {}, Backend::cuda); }));
+  EXPECT_TRUE(says([&] { ops::phase_measure(ops::PhaseMeasure{}, {1.0}, {}, Backend::cuda); }));
 }
 
 TEST(Cuda, ReportsBuildAndDevice) {

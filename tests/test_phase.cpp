@@ -220,10 +220,10 @@ TEST(PhaseMs, OneStepMatchesMonteCarlo) {
 
 }  // namespace
 
-// The measured inner loop (phase_measure.hpp) against a plain reference built from the
+// The measured inner loop (measured_map.hpp) against a plain reference built from the
 // kernels of akm/rules/kernels.hpp, on the same key stream, both keys, iid and AR(1).
 #include "akm/rules/kernels.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 
 namespace {
 

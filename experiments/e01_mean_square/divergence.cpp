@@ -7,7 +7,7 @@
 #include "akm/spectrum/fourth_moment.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/theory/phase.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "akm/report/phase_report.hpp"
 #include "e01_mean_square.hpp"
 #include "sensitivity.hpp"

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 
 #include "akm/rules/kernels.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "common.hpp"
 #include "quasistatic.hpp"
 #include "sensitivity.hpp"

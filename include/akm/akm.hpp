@@ -141,7 +141,7 @@
 #include "akm/sim/ops/phase_map.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
 #include "akm/sim/ops/transport.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "akm/sim/sim.hpp"
 #include "akm/sim/transport_control.hpp"
 #include "akm/sim/trial_stats.hpp"

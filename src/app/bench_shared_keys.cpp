@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "bench_parts.hpp"
 
 namespace akm::bench {

@@ -52,7 +52,7 @@ Plan validate(const Request& r) {
   // --backend: who runs the --measure trials (cpu: the fast engine, src/sim/ops/phase_measure/cpu.cpp).
   mo.backend = parse_backend(r.backend, "--backend", {Backend::cpu, Backend::cuda});
   // --keys: common random numbers across the grid (shared, ops::phase_trials_shared_cpu) or the
-  // per-point reference streams (akm/sim/phase_measure.hpp).
+  // per-point reference streams (akm/sim/measured_map.hpp).
   mo.keys = parse_keys(r.keys, "--keys");
   if (mo.backend == Backend::cuda) {
     if (!r.measure)

@@ -19,7 +19,7 @@
 
 #include "akm/random/random.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "support.hpp"
 
 using namespace akm;
@@ -145,7 +145,7 @@ TEST(PhaseMeasure, CudaEmulatedMatchesReferenceTrialByTrial) {
     o.steps = 60;
     const double eta = c.key == Key::raw ? 0.02 : 0.5;
     const std::vector<ops::PhasePoint> plan{{eta, 0.9, 0, 10, 99}, {eta, 0.5, 3, 4, 1234}};
-    const auto e = ops::phase_trials(o, sl_v, plan, Backend::cuda_emulated, {.threads = 2});
+    const auto e = ops::phase_measure(o, sl_v, plan, Backend::cuda_emulated, {.threads = 2});
     ASSERT_EQ(e.size(), plan.size() * std::size_t(o.trials));
     for (std::size_t p = 0; p < plan.size(); ++p) {
       const double kn = c.key == Key::normalized ? 1.0 : (1.0 + plan[p].beta) / plan[p].eta;
@@ -172,8 +172,8 @@ TEST(PhaseMeasure, CudaMatchesEmulation) {
   o.steps = 80;
   const std::vector<double> sl{1.0, 0.8, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1};
   const std::vector<ops::PhasePoint> plan{{0.5, 0.9, 0, 10, 99}, {1.2, 0.5, 3, 4, 7}};
-  const auto pe = ops::phase_trials(o, sl, plan, Backend::cuda_emulated, {.threads = 1});
-  const auto pg = ops::phase_trials(o, sl, plan, Backend::cuda);
+  const auto pe = ops::phase_measure(o, sl, plan, Backend::cuda_emulated, {.threads = 1});
+  const auto pg = ops::phase_measure(o, sl, plan, Backend::cuda);
   ASSERT_EQ(pe.size(), pg.size());
   for (std::size_t r = 0; r < pe.size(); ++r) {
     const auto& pt = plan[r / std::size_t(o.trials)];

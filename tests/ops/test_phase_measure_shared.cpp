@@ -19,7 +19,7 @@
 #include "akm/check/check.hpp"
 #include "akm/random/random.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 
 using namespace akm;
 

@@ -6,7 +6,7 @@
 // The closed-form map is phase::compute over the exact Gaussian-key moments
 // (akm/theory/phase.hpp; the fourth moments Q only where the E1 second-moment map of
 // ms_stable needs them for the normalized key). --measure adds the Monte-Carlo transport row
-// at every grid point (akm/sim/phase_measure.hpp): the measured contraction |m_k|^{1/k}
+// at every grid point (akm/sim/measured_map.hpp): the measured contraction |m_k|^{1/k}
 // beside |β̃_d| [lem:transport], with β̃_i = β − ηλ̂_i for the normalized key and β − ηλ_i
 // for the raw one [eq:transport-lemma]. Under mpirun the points are split across ranks and
 // gathered on every rank; Plan::writes says whether this process writes.
@@ -17,7 +17,7 @@
 #include <utility>
 #include <vector>
 
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/phase.hpp"
 

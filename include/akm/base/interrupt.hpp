@@ -35,7 +35,7 @@ class Guard {
 // ---- Cooperative stop ---------------------------------------------------------------
 // A host that keeps its own SIGINT handler (the Python module: Ctrl-C, a notebook's
 // "interrupt kernel") cannot let the handler above kill the process. It requests a stop
-// instead; the Monte-Carlo loops (sim.cpp, ops/common.hpp, phase_measure.cpp) poll the flag
+// instead; the Monte-Carlo loops (sim.cpp, ops/common.hpp, measured_map.cpp) poll the flag
 // between units of work and throw Stopped, which unwinds like any error (staging folders
 // are removed by ResultDir's destructor). The flag is process-wide: every run in flight stops.
 

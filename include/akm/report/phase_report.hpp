@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "akm/theory/phase.hpp"
-#include "akm/sim/phase_measure.hpp"
+#include "akm/sim/measured_map.hpp"
 #include "akm/report/report.hpp"
 
 namespace akm::phase {

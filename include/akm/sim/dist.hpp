@@ -2,7 +2,7 @@
 //
 // `mpirun -np K akm …` starts K copies of the program. Every copy runs the same
 // deterministic code; the work that dominates is split (Monte-Carlo chunks in sim.cpp,
-// grid points in phase_measure.cpp) and its statistics are exchanged so that every rank
+// grid points in measured_map.cpp) and its statistics are exchanged so that every rank
 // holds bit-identical results to a single-process run with the same seed. Only rank 0
 // writes files and prints.
 //

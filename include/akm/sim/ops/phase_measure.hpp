@@ -2,7 +2,7 @@
 // pushed through the transport factors βI − ηk_tk_tᵀ [eq:transport-expansion] from
 // v_0 = (1,…,1)/√n in the eigenbasis; its backends in src/sim/ops/phase_measure/. The
 // driver that turns trials into a map (per-point statistics, shared keys, MPI) is
-// akm/sim/phase_measure.hpp.
+// akm/sim/measured_map.hpp.
 //
 // Keys are Gaussian in the eigenbasis, optionally AR(1) in time (E2):
 //   x_t = ρ x_{t−1} + √(1−ρ²) ξ_t, x_0 = ξ_0 — the same stationary law N(0, Σ) for any ρ.
@@ -47,9 +47,9 @@ struct PhaseTrial {
 /// Every trial of every point on `backend`, point-major (row p·trials + r). `lam_sqrt` is
 /// √λ_i. The arithmetic is double on every backend (cuda: a double device copy of
 /// akm::Stream), so the backends agree to double rounding (log/sin/cos ulps, sum order).
-std::vector<PhaseTrial> phase_trials(const PhaseMeasure& op, const std::vector<double>& lam_sqrt,
-                                     const std::vector<PhasePoint>& points, Backend backend,
-                                     const Exec& exec = {});
+std::vector<PhaseTrial> phase_measure(const PhaseMeasure& op, const std::vector<double>& lam_sqrt,
+                                      const std::vector<PhasePoint>& points, Backend backend,
+                                      const Exec& exec = {});
 
 /// The reference backend's trial at one point (the function a faster engine replaces):
 /// `keys` is Stream(point seed, trial, keys); scratch vectors are resized as needed.

@@ -1,4 +1,4 @@
-// phase_measure/entry — ops::phase_trials: the backend chosen, the path beside this file run.
+// phase_measure/entry — ops::phase_measure: the backend chosen, the path beside this file run.
 // The reference and cpu backends run each (point, trial) row as the per-point driver does
 // (trial r of point p on Stream(point seed, r, keys)); the device backends launch the grid.
 #include "akm/sim/ops/phase_measure.hpp"
@@ -8,9 +8,9 @@
 
 namespace akm::ops {
 
-std::vector<PhaseTrial> phase_trials(const PhaseMeasure& op, const std::vector<double>& lam_sqrt,
-                                     const std::vector<PhasePoint>& points, Backend backend,
-                                     const Exec& exec) {
+std::vector<PhaseTrial> phase_measure(const PhaseMeasure& op, const std::vector<double>& lam_sqrt,
+                                      const std::vector<PhasePoint>& points, Backend backend,
+                                      const Exec& exec) {
   switch (backend) {
     case Backend::reference:
     case Backend::cpu: {
@@ -38,7 +38,7 @@ std::vector<PhaseTrial> phase_trials(const PhaseMeasure& op, const std::vector<d
 #endif
     case Backend::cuda_emulated: return detail::phase_trials_cuda_emulated(op, lam_sqrt, points, exec.threads);
   }
-  throw std::invalid_argument("ops::phase_trials: unknown backend");
+  throw std::invalid_argument("ops::phase_measure: unknown backend");
 }
 
 }  // namespace akm::ops

@@ -1,4 +1,4 @@
-// phase_measure — Monte-Carlo contraction and divergence of the AK buffer at grid points.
+// measured_map — Monte-Carlo contraction and divergence of the AK buffer at grid points.
 //
 // At one (η, β) a row v is pushed through the transport factors βI − ηk_tk_tᵀ
 // [eq:transport-expansion] from v_0 = (1,…,1)/√n in the eigenbasis, R trials of T steps.
@@ -49,7 +49,7 @@ Keys parse_keys(const std::string& s, const char* flag);
 /// threshold, ρ of ops::PhaseMeasure) and how the run goes.
 struct MeasureOptions : ops::PhaseMeasure {
   /// Who runs the trials: the plain reference, the fast CPU engine (same streams, equal to
-  /// rounding), the CUDA device or its emulation (ops::phase_trials).
+  /// rounding), the CUDA device or its emulation (ops::phase_measure).
   Backend backend = Backend::cpu;
   Keys keys = Keys::per_point;  ///< per-point or shared keys
   std::uint64_t seed = 1;  ///< seed of the counter streams

@@ -1,5 +1,5 @@
-// phase_measure — Monte-Carlo contraction and divergence of the AK buffer per grid point.
-#include "akm/sim/phase_measure.hpp"
+// measured_map — Monte-Carlo contraction and divergence of the AK buffer per grid point.
+#include "akm/sim/measured_map.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -100,8 +100,8 @@ std::vector<MeasurePoint> measure(const std::vector<std::pair<double, double>>& 
   const bool device_run = o.backend == Backend::cuda || o.backend == Backend::cuda_emulated;
   std::vector<ops::PhaseTrial> device;
   if (device_run) {
-    device = ops::phase_trials(o, std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), plan,
-                               o.backend, {.threads = o.threads});
+    device = ops::phase_measure(o, std::vector<double>(lam_sqrt.data(), lam_sqrt.data() + n), plan,
+                                o.backend, {.threads = o.threads});
   }
   std::vector<MeasurePoint> out(total);
   std::atomic<long long> done{0};
