@@ -14,9 +14,9 @@ namespace akm::cuda::ak_sgd_ema_detail {
 
 /// m = kM (registers) and n threads per block: a multiple of 32 (block_sum) up to 1024.
 inline void require_size(const ops::AkSgdEma& w) {
-  if (w.m != kM) throw InputError("m", std::to_string(w.m), "8 on --backend cuda (ak_sgd_ema, W2)");
+  if (w.m != kM) throw InputError("m", std::to_string(w.m), "8 on the cuda backends (the ak_sgd_ema kernel is built for m = 8)");
   if (w.n < 32 || w.n > 1024 || w.n % 32 != 0)
-    throw InputError("n", std::to_string(w.n), "a multiple of 32 in [32, 1024] on --backend cuda (ak_sgd_ema, W2)");
+    throw InputError("n", std::to_string(w.n), "a multiple of 32 in [32, 1024] on the cuda backends (one thread per coordinate, whole warps)");
 }
 
 inline Args args(const ops::AkSgdEma& w, std::uint64_t seed) {

@@ -1,6 +1,6 @@
 // fit/cpu — engine kernel of the fitting op of `akm simulate` (ops::Fit): one trial per
 // task step, state in contiguous arrays indexed by direction, vectorized within the trial
-// (like the W1–W3 paths). Both arms share each step's key and noise; the regression moments are
+// (like the transport, ak_sgd_ema and phase_map paths). Both arms share each step's key and noise; the regression moments are
 // accumulated in double whatever the state precision, so the float engine's error is the
 // state's alone. No Eigen code is instantiated here (ODR with the baseline-ISA copies).
 #include <algorithm>

@@ -10,7 +10,7 @@
 namespace akm::cuda::phase_map_detail {
 
 inline void require_size(int n) {
-  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on --backend cuda (phase_map, W3)");
+  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on the cuda backends (the phase_map kernel is unrolled for these two sizes)");
 }
 
 inline Args args(const ops::PhaseMap& w, std::uint64_t seed) {

@@ -12,7 +12,7 @@
 namespace akm::cuda::transport_detail {
 
 inline void require_size(int n) {
-  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on --backend cuda (transport, W1)");
+  if (n != 32 && n != 64) throw InputError("n", std::to_string(n), "32 or 64 on the cuda backends (the transport kernel is unrolled for these two sizes)");
 }
 
 /// Row t: v (n values), then ‖v‖² in double (as the cpu backend).
