@@ -51,3 +51,14 @@ def pair(key, v, i):
         _fail(key, v, i, "a pair (β1, β2)")
     unit_interval(f"{key}[0]", v[0], i)
     unit_interval(f"{key}[1]", v[1], i)
+
+
+def flag(key, v, i):
+    if not isinstance(v, bool):
+        _fail(key, v, i, "True or False")
+
+
+def one_of(key, v, i, choices):
+    """A named variant: v must be one of the strings in `choices`."""
+    if not (isinstance(v, str) and v in choices):
+        _fail(key, v, i, "one of " + ", ".join(repr(c) for c in choices))

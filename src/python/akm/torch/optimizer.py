@@ -1,6 +1,8 @@
 """AKOptimizer: what AK-SGD, AK-AdamW and AK-Muon share — the parameter groups (ak=True groups
 take the deployed rule, ak=False groups the fallback), the capture hooks, the buffer step
-[eq:deployed] and the refusals; each optimizer adds what it does with the buffer M.
+[eq:deployed] and the refusals; each optimizer adds what it does with the buffer M. The Muon
+baseline shares the groups and refusals without the hooks (_captures = False): its buffer is
+formed from the ordinary gradient p.grad.
 
 A step first checks everything it will use and raises ValueError, with no parameter or state
 changed, on: a hyper-parameter out of range; an AK parameter that has a gradient but no captured
@@ -16,9 +18,10 @@ _NONFINITE_GRAD = "its gradient holds NaN or inf; must be finite"
 
 
 class AKOptimizer(torch.optim.Optimizer):
-    """Base class; see AKSGD, AKAdamW and AKMuon."""
+    """Base class; see AKSGD, AKAdamW, AKMuon and Muon."""
 
     fallback = ""  # the fallback's name, as error messages and the docs give it
+    _captures = True  # whether ak=True groups are hooked (False: the step reads p.grad only)
 
     def __init__(self, model, params, defaults, exclude=(), fallback_lr=None):
         if not isinstance(model, torch.nn.Module):
@@ -55,7 +58,7 @@ class AKOptimizer(torch.optim.Optimizer):
             for p in group["params"]:
                 groups.require_covered(p, self._owners, self._name(p), self.fallback)
         super().add_param_group(group)
-        if group["ak"]:
+        if group["ak"] and self._captures:
             for p in group["params"]:
                 for mod in groups.linear_modules(p, self._owners):
                     if mod not in self._handles:
@@ -136,10 +139,13 @@ class AKOptimizer(torch.optim.Optimizer):
             self._check_group(i, group, at_step=True)
         ak_work, fallback_work, health = [], [], []
         for group in self.param_groups:
-            if not group["ak"]:
+            if not group["ak"] or not self._captures:
                 params = [p for p in group["params"] if p.grad is not None]
                 health += [(self._name(p), _NONFINITE_GRAD, torch.isfinite(p.grad).all()) for p in params]
-                fallback_work.append((group, params))
+                if group["ak"]:
+                    ak_work += [(group, p, None) for p in params]
+                else:
+                    fallback_work.append((group, params))
                 continue
             for p in group["params"]:
                 name, sums = self._name(p), self._pending.get(p)
