@@ -9,10 +9,12 @@ namespace {
 
 using json = nlohmann::json;
 
-// The limits of one row, with the key of each one's fraction: the row's own and W4's per-call one.
+// The limits of one row, with the key of each one's fraction: the row's own, W4's per-call one
+// (cpu) and W4's GEMMs alone (cuda).
 template <class Fn>
 void each_limit(json& row, Fn fn) {
   if (row.contains("limit") && row["limit"].is_object()) fn(row["limit"], "fraction_of_limit");
+  if (row.contains("kernel_limit") && row["kernel_limit"].is_object()) fn(row["kernel_limit"], "fraction_of_limit");
   if (row.contains("one_call") && row["one_call"].is_object()) fn(row["one_call"], "fraction_of_one_core_fma");
 }
 

@@ -108,6 +108,13 @@ void print_table(const json& machine, const json& rows) {
                                    ? fmt::format("{:.0f}%", 100 * oc["fraction_of_one_core_fma"].get<double>())
                                    : std::string("(contradicted ceiling)"));
     }
+    if (r.contains("kernel_gflops")) {  // W4 on cuda: the GEMMs alone, and the per-call path's A/B
+      const json& u = r["uncached"];
+      std::cout << fmt::format("     GEMMs alone (CUDA events): {:.1f} GFLOP/s; the per-call path (uncached): {:.1f} "
+                               "GFLOP/s end to end, {:.1f} GEMMs alone; cached {:.2f}× faster end to end\n",
+                               r["kernel_gflops"].get<double>(), u["gflops"].get<double>(),
+                               u["kernel_gflops"].get<double>(), r["cached_speedup_vs_uncached"].get<double>());
+    }
     if (r.contains("numpy") && !r["numpy"]["agreement"]["agree"].get<bool>())
       std::cout << "     NumPy statistics disagree with the engine: its time is not counted\n";
     if (r.contains("jax") && r["jax"].contains("missing"))

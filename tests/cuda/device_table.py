@@ -67,6 +67,9 @@ def tables(d):
         if w == "W4":
             out.append(f"| W4 deployed, m = n = {r['m']}, N = {r['batch']} (both orders, host copies included) | — | "
                        f"{r['gflops']:.0f} | {100 * r['gflops'] / peak:.1f}% | — | — | — | — |")
+            if "kernel_gflops" in r:  # runs with the GEMMs timed alone (CUDA events)
+                out.append(f"| W4, the GEMMs alone (CUDA events, no copies) | — | {r['kernel_gflops']:.0f} | "
+                           f"{100 * r['kernel_gflops'] / peak:.1f}% | — | — | — | — |")
             continue
         j = r.get("jax", {})
         jt = j.get("trial_steps_per_s")
@@ -127,7 +130,12 @@ def bench_median(d):
                      "speedup_vs_jax": first.get("speedup_vs_jax"),
                      # W2's earlier per-sum kernel, timed beside the fused one in the same run
                      "per_sum_trial_steps_per_s": median([x["per_sum_kernel"]["trial_steps_per_s"]
-                                                          for x in same if "per_sum_kernel" in x])})
+                                                          for x in same if "per_sum_kernel" in x]),
+                     # W4: the GEMMs alone (CUDA events), and the per-call (uncached) path's A/B
+                     "kernel_gflops": median([x["kernel_gflops"] for x in same if "kernel_gflops" in x]),
+                     "uncached_gflops": median([x["uncached"]["gflops"] for x in same if "uncached" in x]),
+                     "uncached_kernel_gflops": median([x["uncached"]["kernel_gflops"]
+                                                       for x in same if "uncached" in x])})
     contradicted = sorted({c["ceiling"] for r in runs for c in r["machine"].get("contradicted_ceilings", [])})
     out = {"runs": len(runs), "device_ceilings": ceil, "rows": rows, "contradicted_ceilings": contradicted,
            "device_fp32_peak_gflops": runs[0]["machine"]["device_fp32_peak_gflops"] if runs else None,
@@ -178,6 +186,13 @@ def session_tables(d):
                         f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier per-sum kernel "
                         f"{r['per_sum_trial_steps_per_s']:.3g} "
                         f"({r['trial_steps_per_s'] / r['per_sum_trial_steps_per_s']:.2f}× for the fused one)."]
+        for r in m["rows"]:
+            if r.get("uncached_gflops") and r.get("kernel_gflops"):
+                out += ["", f"{r['workload']} A/B in the same runs: the cached device context {r['gflops']:.0f} GFLOP/s "
+                        f"end to end (host copies included), its GEMMs alone {r['kernel_gflops']:.0f} (CUDA events); "
+                        f"the per-call path {r['uncached_gflops']:.0f} end to end, its GEMMs alone "
+                        f"{r['uncached_kernel_gflops']:.0f} ({r['gflops'] / r['uncached_gflops']:.2f}× end to end "
+                        "for the cached one)."]
         out += ["", "Contradicted ceilings: " + (", ".join(m["contradicted_ceilings"]) or "none") + "."]
     if (d / "ptxas.json").exists():
         p = load(d, "ptxas.json")

@@ -1,7 +1,8 @@
 // The deployed op (bench label W4) on every backend held to its plain reference: the native
 // GEMM of the CPU engine, the CUDA backend's cuBLAS call sequence (plan.hpp) on a host float
-// GEMM (docs/cuda.md), and — with a GPU — cuBLAS against both. A GEMM with inner length N is
-// off by ≤ γ_N ≈ c·N·ε relative to the product of norms (tests/test_engine.cpp's model).
+// GEMM (docs/cuda.md), and — with a GPU — cuBLAS against both, on the cached context and on the
+// per-call path. A GEMM with inner length N is off by ≤ γ_N ≈ c·N·ε relative to the product
+// of norms (tests/test_engine.cpp's model).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -53,6 +54,30 @@ TEST(Deployed, CudaMatchesCpuAndEmulationBothOrders) {
     EXPECT_LE((gpu.gram - other->gram).norm() / s, kC * w.batch * kEps32);
     EXPECT_LE((gpu.through_n - other->through_n).norm() / s, kC * w.batch * kEps32);
   }
+}
+
+// The cached context (the default) kept across calls: a small call, a larger one (its device
+// buffers and staging grow past a grain, src/sim/ops/deployed/cache.hpp), the small one again
+// (the front of the grown buffers), then the per-call path (Deployed::cached = false). Each is
+// held to the reference by the GEMM bound in both orders, so no call reads another's data, and
+// each times its GEMMs (CUDA events).
+TEST(Deployed, CudaCachedGrowsAndPerCallPathMatchReference) {
+  REQUIRE_GPU();
+  const auto small = deployed_case(48, 80, 256, 3), large = deployed_case(128, 192, 2048, 4);
+  auto held = [](const DeployedCase& c, bool cached, const char* what) {
+    auto w = c.w;
+    w.cached = cached;
+    const auto ref = ops::deployed(w, c.M0, c.D, c.X, Backend::reference);
+    const auto gpu = ops::deployed(w, c.M0, c.D, c.X, Backend::cuda);
+    const double s = ref.gram.norm();
+    EXPECT_LE((gpu.gram - ref.gram).norm() / s, kC * w.batch * kEps32) << what;
+    EXPECT_LE((gpu.through_n - ref.through_n).norm() / s, kC * w.batch * kEps32) << what;
+    EXPECT_GT(gpu.kernel_seconds, 0.0) << what;
+  };
+  held(small, true, "cached, first call");
+  held(large, true, "cached, grown");
+  held(small, true, "cached, smaller again");
+  held(large, false, "per-call path");
 }
 
 // The cpu path on host GEMM g: within the GEMM bound of the reference in both precisions and

@@ -18,6 +18,12 @@ struct Deployed {
   int batch = 8192;  ///< batch size N
   double beta = 0.9;  ///< decay β
   double eta = 0.5;  ///< AK step η
+  /// cuda: the cached device context (true: one cuBLAS handle, device buffers and pinned
+  /// staging kept per thread and device across calls, the double↔float conversions done on
+  /// the device), or the earlier per-call path (false: handle and buffers made each call,
+  /// pageable copies, conversions on the host), kept for an A/B in the same run. The two
+  /// make the same BLAS calls; other backends ignore it.
+  bool cached = true;
   /// Floating-point operations of one update: Gram order (true) or through-N order (false).
   double flops(bool gram) const {
     const double N = batch;
@@ -30,6 +36,9 @@ struct Deployed {
 struct DeployedResult {
   Mat gram;  ///< M after the update in the Gram order (Σ̂_B formed first)
   Mat through_n;  ///< M after the update through the batch (N-sized products)
+  /// The GEMMs of both orders alone, without copies, conversions or allocations: cuda, CUDA
+  /// events around each order's products; cuda_emulated, the host clock; 0 on the others.
+  double kernel_seconds = 0.0;
 };
 
 /// The GEMM under the cpu backend: Eigen's own kernels (compiled for the native ISA), or a

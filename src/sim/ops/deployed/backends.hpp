@@ -1,4 +1,4 @@
-// deployed/backends — the op's four paths, one file each beside this one; entry.cpp picks
+// deployed/backends — the op's four paths, in the files beside this one; entry.cpp picks
 // one. Private to src/sim/ops/deployed.
 #pragma once
 #include <string>
@@ -27,8 +27,12 @@ template <class T>
 void gemm_tn_eigen(int m, int n, int k, const T* A, const T* B, T* C);
 template <class T>
 void gemm_tn_cblas(HostGemm gemm, int m, int n, int k, const T* A, const T* B, T* C);
-/// cuda.cu: plan.hpp's BLAS calls on cuBLAS (float).
+/// cuda.cu: plan.hpp's BLAS calls on cuBLAS (float): the cached context when op.cached, else
+/// the per-call path.
 DeployedResult deployed_cuda(const Deployed& op, const Mat& M0, const Mat& Delta, const Mat& Xhat);
+/// cuda_cached.cu: the same calls on the calling thread's context for the current device
+/// (handle, buffers and pinned staging kept across calls; conversions on the device).
+DeployedResult deployed_cuda_cached(const Deployed& op, const Mat& M0, const Mat& Delta, const Mat& Xhat);
 /// emulated.cpp: plan.hpp's BLAS calls on a host float GEMM.
 DeployedResult deployed_cuda_emulated(const Deployed& op, const Mat& M0, const Mat& Delta, const Mat& Xhat);
 

@@ -1,4 +1,9 @@
-// deployed/cuda — the op on the device: plan.hpp's BLAS calls on cuBLAS (float).
+// deployed/cuda — the op on the device: plan.hpp's BLAS calls on cuBLAS (float). This file
+// holds the earlier per-call path (Deployed::cached = false, kept for the A/B of `akm bench`
+// W4): a cuBLAS handle and device buffers made on every call, copies from pageable memory,
+// double↔float on the host. The default path, a context kept across calls, is cuda_cached.cu.
+#include <stdexcept>
+
 #include "../../cuda/common.cuh"
 #include "backends.hpp"
 #include "plan.hpp"
@@ -8,7 +13,22 @@ namespace {
 
 using namespace cuda::detail;
 
-// plan.hpp's Blas on cuBLAS and device memory.
+// One CUDA event pair per order: the GEMMs alone, as the cached path times them.
+struct EventPair {
+  cudaEvent_t a = nullptr, b = nullptr;
+  EventPair() {
+    check(cudaEventCreate(&a), "cudaEventCreate");
+    check(cudaEventCreate(&b), "cudaEventCreate");
+  }
+  ~EventPair() {
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+};
+
+// plan.hpp's Blas on cuBLAS and device memory made for this call (default stream).
 class Cublas {
  public:
   using Buf = DevBuf<float>;
@@ -16,9 +36,13 @@ class Cublas {
   ~Cublas() { cublasDestroy(h_); }
   Cublas(const Cublas&) = delete;
   Cublas& operator=(const Cublas&) = delete;
+  void begin(std::size_t, std::size_t) {}
   Buf alloc(std::size_t count) { return Buf(count); }
-  void upload(Buf& d, const std::vector<float>& h) { cuda::detail::upload(d, h); }
-  std::vector<float> download(const Buf& d, std::size_t count) { return cuda::detail::download(d, count); }
+  void upload(Buf& d, const Mat& h) { cuda::detail::upload(d, std::vector<float>(h.data(), h.data() + h.size())); }
+  void download(const Buf& d, Mat& h) {
+    const auto r = cuda::detail::download(d, std::size_t(h.size()));
+    std::copy(r.begin(), r.end(), h.data());
+  }
   void copy(Buf& dst, const Buf& src, std::size_t count) {
     check(cudaMemcpy(dst.p, src.p, sizeof(float) * count, cudaMemcpyDeviceToDevice), "copy");
   }
@@ -29,9 +53,26 @@ class Cublas {
                       &alpha, A.p, lda, B.p, ldb, &beta, C.p, ldc),
           "sgemm");
   }
+  void gemms_begin() {
+    if (used_ == 2) throw std::logic_error("deployed: more than two timed orders");
+    check(cudaEventRecord(ev_[used_].a), "cudaEventRecord");
+  }
+  void gemms_end() { check(cudaEventRecord(ev_[used_++].b), "cudaEventRecord"); }
+  double finish() {
+    check(cudaDeviceSynchronize(), "deployed");
+    double s = 0.0;
+    for (int i = 0; i < used_; ++i) {
+      float ms = 0.f;
+      check(cudaEventElapsedTime(&ms, ev_[i].a, ev_[i].b), "cudaEventElapsedTime");
+      s += 1e-3 * ms;
+    }
+    return s;
+  }
 
  private:
   cublasHandle_t h_;
+  EventPair ev_[2];  // plan.hpp's two orders
+  int used_ = 0;
 };
 
 }  // namespace
@@ -41,6 +82,7 @@ namespace akm::ops::detail {
 
 DeployedResult deployed_cuda(const Deployed& w, const Mat& M0, const Mat& Delta, const Mat& Xhat) {
   cuda::detail::require_device();
+  if (w.cached) return deployed_cuda_cached(w, M0, Delta, Xhat);
   cuda::deployed_detail::Cublas b;
   return cuda::deployed_detail::run(b, w, M0, Delta, Xhat);
 }

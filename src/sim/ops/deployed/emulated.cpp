@@ -1,6 +1,7 @@
 // deployed/emulated — the op on the emulated CUDA backend: plan.hpp's BLAS calls on a plain host
 // float GEMM (sums in k order; cuBLAS's order is its own, docs/cuda.md).
 #include <algorithm>
+#include <chrono>
 #include <vector>
 
 #include "backends.hpp"
@@ -10,11 +11,19 @@ namespace akm::ops::detail {
 namespace {
 
 // plan.hpp's Blas on host vectors, column-major as cuBLAS.
+// Its GEMMs are timed on the host clock (the device's CUDA events have no host counterpart).
 struct HostBlas {
   using Buf = std::vector<float>;
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point t0{};
+  double gemm_seconds = 0.0;
+  void begin(std::size_t, std::size_t) {}
   Buf alloc(std::size_t count) { return Buf(count); }
-  void upload(Buf& d, const std::vector<float>& h) { std::copy(h.begin(), h.end(), d.begin()); }
-  std::vector<float> download(const Buf& d, std::size_t count) { return Buf(d.begin(), d.begin() + long(count)); }
+  void upload(Buf& d, const Mat& h) { std::copy(h.data(), h.data() + h.size(), d.begin()); }
+  void download(const Buf& d, Mat& h) { std::copy(d.begin(), d.begin() + h.size(), h.data()); }
+  void gemms_begin() { t0 = Clock::now(); }
+  void gemms_end() { gemm_seconds += std::chrono::duration<double>(Clock::now() - t0).count(); }
+  double finish() const { return gemm_seconds; }
   void copy(Buf& dst, const Buf& src, std::size_t count) { std::copy_n(src.begin(), count, dst.begin()); }
   void scal(int count, float alpha, Buf& x) {
     for (int i = 0; i < count; ++i) x[std::size_t(i)] *= alpha;
