@@ -124,9 +124,22 @@ json bench_op(Context& c, const Slices<Op>& s, double normals_per_ts, double sta
 }  // namespace
 
 // The transport v ← v(βI − ηx̂x̂ᵀ) [lem:transport] draws n normals per trial-step and keeps its
-// state (v) in L1.
+// state (v) in L1. On the device the earlier kernel (one thread per trial,
+// Transport::warp_per_trial = false) is timed beside the warp-per-trial one in the same run,
+// same size and seed (after its own untimed small call: it is another kernel to load).
 json bench_transport(Context& c, const Slices<ops::Transport>& s) {
-  return bench_op(c, s, s.full.n, 0.0, ops::transport);
+  json rows = bench_op(c, s, s.full.n, 0.0, ops::transport);
+  if (c.options.backend != Backend::cuda) return rows;
+  ops::Transport per_thread = s.full, warm = s.reference;
+  per_thread.warp_per_trial = warm.warp_per_trial = false;
+  const ops::Exec e{Precision::f32, c.threads};
+  ops::transport(warm, c.options.seed, Backend::cuda, e);
+  const double t = seconds([&] { ops::transport(per_thread, c.options.seed, Backend::cuda, e); });
+  for (auto& r : rows) {
+    r["thread_per_trial_kernel"] = {{"seconds", t}, {"trial_steps_per_s", per_thread.trial_steps() / t}};
+    r["warp_speedup_vs_thread_per_trial"] = t / r["seconds"].template get<double>();
+  }
+  return rows;
 }
 
 // AK-SGD beside SGD-EMA [eq:dm-norm-update, eq:ema-update] draws the key and the label noise

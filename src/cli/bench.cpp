@@ -115,6 +115,10 @@ void print_table(const json& machine, const json& rows) {
                                r["kernel_gflops"].get<double>(), u["gflops"].get<double>(),
                                u["kernel_gflops"].get<double>(), r["cached_speedup_vs_uncached"].get<double>());
     }
+    if (r.contains("thread_per_trial_kernel"))  // W1 on cuda: the earlier kernel's A/B
+      std::cout << fmt::format("     the thread-per-trial kernel: {:.3e} trial-steps/s; warp per trial {:.2f}× faster\n",
+                               r["thread_per_trial_kernel"]["trial_steps_per_s"].get<double>(),
+                               r["warp_speedup_vs_thread_per_trial"].get<double>());
     if (r.contains("numpy") && !r["numpy"]["agreement"]["agree"].get<bool>())
       std::cout << "     NumPy statistics disagree with the engine: its time is not counted\n";
     if (r.contains("jax") && r["jax"].contains("missing"))

@@ -131,6 +131,9 @@ def bench_median(d):
                      # W2's earlier per-sum kernel, timed beside the fused one in the same run
                      "per_sum_trial_steps_per_s": median([x["per_sum_kernel"]["trial_steps_per_s"]
                                                           for x in same if "per_sum_kernel" in x]),
+                     # W1's earlier thread-per-trial kernel, timed beside the warp-per-trial one
+                     "thread_per_trial_trial_steps_per_s": median([x["thread_per_trial_kernel"]["trial_steps_per_s"]
+                                                                   for x in same if "thread_per_trial_kernel" in x]),
                      # W4: the GEMMs alone (CUDA events), and the per-call (uncached) path's A/B
                      "kernel_gflops": median([x["kernel_gflops"] for x in same if "kernel_gflops" in x]),
                      "uncached_gflops": median([x["uncached"]["gflops"] for x in same if "uncached" in x]),
@@ -186,6 +189,12 @@ def session_tables(d):
                         f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier per-sum kernel "
                         f"{r['per_sum_trial_steps_per_s']:.3g} "
                         f"({r['trial_steps_per_s'] / r['per_sum_trial_steps_per_s']:.2f}× for the fused one)."]
+        for r in m["rows"]:
+            if r.get("thread_per_trial_trial_steps_per_s") and r["trial_steps_per_s"]:
+                out += ["", f"{r['workload']} A/B in the same runs: the warp-per-trial kernel "
+                        f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier thread-per-trial kernel "
+                        f"{r['thread_per_trial_trial_steps_per_s']:.3g} "
+                        f"({r['trial_steps_per_s'] / r['thread_per_trial_trial_steps_per_s']:.2f}× for the warp one)."]
         for r in m["rows"]:
             if r.get("uncached_gflops") and r.get("kernel_gflops"):
                 out += ["", f"{r['workload']} A/B in the same runs: the cached device context {r['gflops']:.0f} GFLOP/s "

@@ -17,6 +17,10 @@ struct Transport {
   int steps = 1000;  ///< steps per trial
   double beta = 0.999;  ///< decay β
   double eta = 0.5;  ///< AK step η
+  /// cuda, cuda_emulated: one warp per trial, lane ℓ holding coordinates ℓ and ℓ + 32, the
+  /// step's sums by a warp shuffle reduction (true); or the earlier kernel's one thread per
+  /// trial (false), kept for an A/B in the same run. Both draw the same keys.
+  bool warp_per_trial = true;
   /// Observables per trial: v_T (n) and ‖v_T‖².
   int n_obs() const { return n + 1; }
   /// Trials × steps, the unit of the throughput.

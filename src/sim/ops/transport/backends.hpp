@@ -11,9 +11,9 @@ namespace akm::ops::detail {
 Observations transport_reference(const Transport& op, std::uint64_t seed, int threads);
 /// cpu.cpp: the fast engine in precision p.
 Observations transport_cpu(const Transport& op, std::uint64_t seed, int threads, engine::Precision p);
-/// cuda.cu: one device thread per trial (float).
+/// cuda.cu: one device warp per trial, or one thread (op.warp_per_trial; float).
 Observations transport_cuda(const Transport& op, std::uint64_t seed);
-/// emulated.cpp: the kernel's trial body over its grid on `threads` host threads.
+/// emulated.cpp: the kernel's trial body (warp or thread) over its grid on `threads` host threads.
 Observations transport_cuda_emulated(const Transport& op, std::uint64_t seed, int threads);
 
 }  // namespace akm::ops::detail

@@ -1,6 +1,8 @@
 // transport/trial — one trial of the op as a CUDA thread runs it (float), written once: cuda.cu
 // launches it per thread, emulated.cpp runs it on the host (docs/cuda.md). The transport
-// v ← βv − η(v·x/‖x‖²)x of a unit vector under raw Gaussian keys x = √λ ∘ z.
+// v ← βv − η(v·x/‖x‖²)x of a unit vector under raw Gaussian keys x = √λ ∘ z. The earlier
+// kernel (Transport::warp_per_trial = false, kept for an A/B); warp.hpp is the default, on the
+// same keys.
 #pragma once
 #include <cstdint>
 
