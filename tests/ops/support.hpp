@@ -60,7 +60,13 @@ inline double normal_error(std::uint64_t seed, long long trials, std::uint32_t p
 // |Δz| ≤ 8·ε₃₂·(1 + |z|), |z| ≤ 8.6 at the 2⁻⁵³ grid, i.e. ≤ 80·ε₃₂ per normal. With the
 // model of tests/test_engine.cpp a T-step trial differs by ≤ T·dev_step(n) relative (2× for
 // energies) — two orders tighter than against the CPU engine, so a device-side fault
-// (indexing, launch, shared memory, reduction) cannot hide in the rounding.
-inline double dev_step(int n) { return kC * n * kEps32 + 80 * kEps32; }
+// (indexing, launch, shared memory, reduction) cannot hide in the rounding. A build whose device
+// takes the Box–Muller angle from __sincosf (hd::kFastSincos) differs from the emulation's
+// precise sincos by ≤ kFastNormalBound more per normal, derived in tests/test_cuda_fast_sincos.cpp
+// from the CUDA Programming Guide's maximum errors (its test holds the derivation below this).
+constexpr double kFastNormalBound = akm::hd::kFastSincosBound;
+inline double dev_step(int n) {
+  return kC * n * kEps32 + 80 * kEps32 + (akm::hd::kFastSincos ? kFastNormalBound : 0.0);
+}
 
 }  // namespace akm_test

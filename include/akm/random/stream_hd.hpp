@@ -62,14 +62,47 @@ AKM_HD inline T uniform_open(Bits&& bits) {
   }
 }
 
+/// The angle 2π·u of a float Box–Muller pair brought into (−π, π), where __sincosf's documented
+/// error bound holds: t = u − 1 for u ≥ ½ (exact, Sterbenz), then t·c with c the float just
+/// below 2π, so |θ| ≤ c/2 < π (rounding is monotone). Off from 2π·t by ≤ (2π − c)/2 + 2⁻²³
+/// (tests/test_cuda_fast_sincos.cpp).
+AKM_HD inline float reduced_angle(float u) {
+  const float t = u >= 0.5f ? u - 1.f : u;
+  return t * 6.2831850051879883f;
+}
+
+/// Whether the device's float Box–Muller takes its angle's sine and cosine from __sincosf
+/// (CMake -DAKM_CUDA_FAST_SINCOS=ON; default off, an A/B). The host, and so the emulated
+/// backend, always uses the precise functions; the device-vs-emulation tests widen by the
+/// bound tests/test_cuda_fast_sincos.cpp derives (≤ 1.2e-5 per normal, docs/cuda.md).
+#if defined(AKM_CUDA_FAST_SINCOS)
+constexpr bool kFastSincos = true;
+#else
+constexpr bool kFastSincos = false;
+#endif
+/// |fast − precise| per float normal when kFastSincos (the derivation's 1.10e-5, rounded up).
+constexpr double kFastSincosBound = 1.2e-5;
+
+/// s = sin 2πu, c = cos 2πu for a Box–Muller pair: sincos_ of the product (every backend), or
+/// on the device with kFastSincos, float: __sincosf of reduced_angle(u).
+template <class T>
+AKM_HD inline void box_muller_angle(T u, T* s, T* c) {
+#if defined(__CUDA_ARCH__) && defined(AKM_CUDA_FAST_SINCOS)
+  if constexpr (sizeof(T) == sizeof(float)) {
+    __sincosf(reduced_angle(u), s, c);
+    return;
+  }
+#endif
+  sincos_(static_cast<T>(6.283185307179586476925) * u, s, c);
+}
+
 /// The exact Box–Muller transform of u1 (radius) and u2 (angle): r·cos θ returned, r·sin θ
 /// cached in `spare`.
 template <class T>
 AKM_HD inline T box_muller_pair(T u1, T u2, bool& has_spare, T& spare) {
   const T r = sqrt_(T(-2) * log_(u1));
-  const T theta = static_cast<T>(6.283185307179586476925) * u2;
   T s, c;
-  sincos_(theta, &s, &c);
+  box_muller_angle(u2, &s, &c);
   spare = r * s;
   has_spare = true;
   return r * c;

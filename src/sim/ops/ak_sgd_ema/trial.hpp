@@ -104,10 +104,12 @@ AKM_HD inline void trial(Block& blk, const float* sl, const Args& a, long long t
     blk.each([&](int, Lane& l) {
       AKM_UNROLL
       for (int r = 0; r < kM; ++r) {
-        l.Ma[r] = a.beta * l.Ma[r] + ua[r] * l.k;
-        l.Ea[r] -= a.alpha * l.Ma[r];
-        l.Me[r] = a.beta * l.Me[r] + ue[r] * l.x;
-        l.Ee[r] -= a.alpha * l.Me[r];
+        // [eq:dm-norm-update], [eq:ema-update]: M ← βM + u·kᵀ, E ← E − αM, each a·b + c
+        // rounded once (hd::fma_: the same on the device and in the emulation).
+        l.Ma[r] = hd::fma_(ua[r], l.k, a.beta * l.Ma[r]);
+        l.Ea[r] = hd::fma_(-a.alpha, l.Ma[r], l.Ea[r]);
+        l.Me[r] = hd::fma_(ue[r], l.x, a.beta * l.Me[r]);
+        l.Ee[r] = hd::fma_(-a.alpha, l.Me[r], l.Ee[r]);
       }
     });
     blk.sync();

@@ -66,8 +66,10 @@ AKM_HD inline Out trial(const double* lam_sqrt, const Args& a, const Point* poin
       dot += v[at(i)] * k[at(i)];
     }
     double nrm2 = 0.0;
+    const double c = pt.eta * dot;
     for (int i = 0; i < n; ++i) {
-      const double vi = pt.beta * v[at(i)] - pt.eta * dot * k[at(i)];
+      // βv − (η v·k)k as one FMA (hd::fma_: rounded once on the device and in the emulation)
+      const double vi = hd::fma_(-c, k[at(i)], pt.beta * v[at(i)]);
       v[at(i)] = vi;
       nrm2 += vi * vi;
     }

@@ -36,7 +36,7 @@ AKM_HD inline void trial(const float* sl, const Args& a, long long t, float* v_o
     }
     const float c = a.eta * vx / nn;
     AKM_UNROLL
-    for (int i = 0; i < N; ++i) v[i] = a.beta * v[i] - c * x[i];
+    for (int i = 0; i < N; ++i) v[i] = hd::fma_(-c, x[i], a.beta * v[i]);  // βv − c·x, one FMA
   }
   AKM_UNROLL
   for (int i = 0; i < N; ++i) v_out[t * N + i] = v[i];

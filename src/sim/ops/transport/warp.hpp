@@ -92,7 +92,7 @@ AKM_HD inline void warp_trial(Warp& w, const float* sl, const Args& a, long long
     const float c = a.eta * vx / nn;  // η (v·x̂) / ‖x‖, as trial.hpp
     w.each([&](int, WarpLane<N>& q) {
       AKM_UNROLL
-      for (int k = 0; k < K; ++k) q.v[k] = a.beta * q.v[k] - c * q.z[k];
+      for (int k = 0; k < K; ++k) q.v[k] = hd::fma_(-c, q.z[k], a.beta * q.v[k]);  // as trial.hpp
     });
   }
   w.each([&](int l, WarpLane<N>& q) {
