@@ -16,6 +16,12 @@ namespace akm_test {
 constexpr double kEps64 = 1.1102230246251565e-16, kEps32 = 5.9604644775390625e-08;
 constexpr double kC = 4.0;
 
+// phase_measure's per-step rounding bound δ in double, for ρ = ar and a key of squared norm
+// key_norm2 (tests/ops/test_phase_measure.cpp states the model): one formula for both of its files.
+inline double phase_measure_delta(int n, double beta, double eta, double ar, double key_norm2) {
+  return (kC * n + 160.0 / (1.0 - ar)) * kEps64 * (1.0 + beta + eta * key_norm2);
+}
+
 // Worst over trials of max_j |a − b| / max_j |a| on observables [j0, j1).
 inline double max_rel_diff(const akm::ops::Observations& a, const akm::ops::Observations& b, int j0, int j1) {
   double worst = 0.0;

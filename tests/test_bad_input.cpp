@@ -74,8 +74,6 @@ Result run_in(const fs::path& cwd, const std::string& args) {
   return r;
 }
 
-}  // namespace
-
 class BadInputTable : public ::testing::TestWithParam<Row> {};
 
 TEST_P(BadInputTable, RefusedWithExitCodeMessageAndNoFiles) {
@@ -110,3 +108,5 @@ INSTANTIATE_TEST_SUITE_P(Rows, BadInputTable, ::testing::ValuesIn(load_rows()),
                          [](const ::testing::TestParamInfo<Row>& info) {
                            return "line" + std::to_string(info.param.line);
                          });
+
+}  // namespace

@@ -14,24 +14,18 @@
 #include "akm/sim/cuda.hpp"
 #include "test_util.hpp"
 
-namespace {
-
 // The shared runner (tests/test_util.hpp); `false` keeps stderr out of the JSON tests.
-akm_test::CliResult run(const std::string& args, bool merge_stderr = true) {
-  return akm_test::run_cli(args, merge_stderr);
-}
-
-}  // namespace
+using akm_test::run_cli;
 
 TEST(BenchCli, RefusesBadInput) {
-  auto r = run("bench --workload W9");
+  auto r = run_cli("bench --workload W9");
   EXPECT_EQ(r.code, 2);
   EXPECT_NE(r.out.find("--workload = W9 is invalid"), std::string::npos) << r.out;
-  r = run("bench --backend tpu");
+  r = run_cli("bench --backend tpu");
   EXPECT_EQ(r.code, 2);
-  r = run("bench --precision half");
+  r = run_cli("bench --precision half");
   EXPECT_EQ(r.code, 2);
-  r = run("bench --threads -1");
+  r = run_cli("bench --threads -1");
   EXPECT_EQ(r.code, 2);
 }
 
@@ -39,7 +33,7 @@ TEST(BenchCli, CudaBackendRefusedWithoutADevice) {
   std::string why;
   if (akm::cuda::built() && !akm::cuda::device_name(&why).empty())
     GTEST_SKIP() << "a CUDA device is present";
-  const auto r = run("bench --backend cuda --quick --workload W1");
+  const auto r = run_cli("bench --backend cuda --quick --workload W1");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--backend = cuda is invalid"), std::string::npos) << r.out;
 }
@@ -59,7 +53,7 @@ static void expect_fraction_or_contradiction(const nlohmann::json& lim) {
 }
 
 TEST(BenchCli, QuickJsonHasRatesAndRatios) {
-  const auto r = run("bench --quick --workload W1 --precision double --threads 1 --json", false);
+  const auto r = run_cli("bench --quick --workload W1 --precision double --threads 1 --json", false);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["results"].size(), 1u);
@@ -80,7 +74,7 @@ TEST(BenchCli, QuickJsonHasRatesAndRatios) {
 }
 
 TEST(BenchCli, TableStatesTheCeilingsCrossCheck) {
-  const auto r = run("bench --quick --workload W1 --precision double --threads 1 --quiet", false);
+  const auto r = run_cli("bench --quick --workload W1 --precision double --threads 1 --quiet", false);
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("FMA ceiling (double): one core"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("triad"), std::string::npos) << r.out;
@@ -89,7 +83,7 @@ TEST(BenchCli, TableStatesTheCeilingsCrossCheck) {
 TEST(BenchCli, NumpyReferenceAgreesStatistically) {
   if (std::system("/usr/bin/python3 -c 'import numpy' > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "/usr/bin/python3 has no numpy (apt-get install python3-numpy)";
-  const auto r = run("bench --quick --workload W3 --precision float --vs-numpy --json", false);
+  const auto r = run_cli("bench --quick --workload W3 --precision float --vs-numpy --json", false);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   const auto& agreement = j["results"][0]["numpy"]["agreement"];
@@ -100,7 +94,7 @@ TEST(BenchCli, NumpyReferenceAgreesStatistically) {
 
 // W3s: the phase-map kernel with shared keys, timed beside its per-point path in the same run.
 TEST(BenchCli, W3HasASharedKeyRowBesideThePerPointPath) {
-  const auto r = run("bench --quick --workload W3 --precision double --threads 1 --json", false);
+  const auto r = run_cli("bench --quick --workload W3 --precision double --threads 1 --json", false);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["results"].size(), 2u);
@@ -115,12 +109,12 @@ TEST(BenchCli, W3HasASharedKeyRowBesideThePerPointPath) {
 // interpreter cannot import jax (CI), the float row says so and the bench still succeeds.
 // The agreement path itself ran on the GPU machine (results/device/bench_cuda.json).
 TEST(BenchCli, JaxReferenceRefusedInDoubleAndReportedMissing) {
-  auto r = run("bench --quick --workload W1 --precision double --vs-jax");
+  auto r = run_cli("bench --quick --workload W1 --precision double --vs-jax");
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--precision = double is invalid"), std::string::npos) << r.out;
   if (std::system("/usr/bin/python3 -c 'import jax' > /dev/null 2>&1") == 0)
     GTEST_SKIP() << "/usr/bin/python3 imports jax: the missing path cannot be shown here";
-  r = run("bench --quick --workload W1 --precision float --threads 1 --vs-jax --json", false);
+  r = run_cli("bench --quick --workload W1 --precision float --threads 1 --vs-jax --json", false);
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   ASSERT_EQ(j["results"].size(), 1u);

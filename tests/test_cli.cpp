@@ -25,9 +25,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Result = akm_test::CliResult;
 using akm_test::run_cli;
-Result run(const std::string& args) { return run_cli(args); }
 
 fs::path fresh_dir(const std::string& name) {
   const fs::path d = fs::path(AKM_TEST_TMP) / ("cli-" + name);
@@ -43,14 +41,12 @@ struct Bad {
 
 const std::string kTheory = "theory --beta 0.9 --eta 0.5 --spectrum spiked:n=8,spikes=10/3,floor=1 ";
 
-}  // namespace
-
 class BadInput : public ::testing::TestWithParam<Bad> {};
 
 TEST_P(BadInput, RefusedWithExit2NamingParameterAndValueAndNoFiles) {
   const Bad& b = GetParam();
   const fs::path out = fresh_dir("bad");
-  const auto r = run(b.args + " --out " + out.string());
+  const auto r = run_cli(b.args + " --out " + out.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find(b.must_mention), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(b.value), std::string::npos) << r.out;
@@ -72,7 +68,7 @@ class BadTheory : public ::testing::TestWithParam<Bad> {};
 
 TEST_P(BadTheory, RefusedWithExit2) {
   const Bad& b = GetParam();
-  const auto r = run(b.args);
+  const auto r = run_cli(b.args);
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find(b.must_mention), std::string::npos) << r.out;
   EXPECT_NE(r.out.find(b.value), std::string::npos) << r.out;
@@ -100,7 +96,7 @@ INSTANTIATE_TEST_SUITE_P(
         Bad{"theory --beta 0.9 --eta 0.5 --spectrum iso:n=4,basis=sideways", "basis", "sideways"}));
 
 TEST(Cli, TheoryJsonFollowsTheContract) {
-  const auto r = run(kTheory + "--alpha 0.2 --json");
+  const auto r = run_cli(kTheory + "--alpha 0.2 --json");
   ASSERT_EQ(r.code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* k : {"beta", "eta", "alpha", "key", "mu", "weighted_mean_contraction", "frobenius_sq",
@@ -123,7 +119,7 @@ TEST(Cli, TheoryJsonFollowsTheContract) {
 }
 
 TEST(Cli, ListShowsTheCoreExperiments) {
-  const auto r = run("list");
+  const auto r = run_cli("list");
   ASSERT_EQ(r.code, 0);
   for (const char* id : {"T1", "T2", "T3", "T4", "T5"}) EXPECT_NE(r.out.find(id), std::string::npos) << id;
 }
@@ -153,7 +149,7 @@ TEST(Cli, ListIdsPrintsOneIdPerLine) {
 // together with R1, so its line says the verdict is T3's part only.
 TEST(Cli, RunPrintsAVerdictLinePerLedgerStatement) {
   const fs::path out = fresh_dir("ledger-lines");
-  const auto r = run("run T2 T3 --quick --quiet --out " + out.string());
+  const auto r = run_cli("run T2 T3 --quick --quiet --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   const auto ledger = akm::read_ledger(std::string(AKM_TESTS_DIR) + "/../experiments/ledger.toml");
   for (const std::string id : {"T2", "T3"}) {
@@ -189,7 +185,7 @@ TEST(Cli, RunPrintsAVerdictLinePerLedgerStatement) {
 // then report failing checks and exit 1 (and still write its results and report).
 TEST(Cli, ExitOneWhenACheckFails) {
   const fs::path out = fresh_dir("fail");
-  const auto r = run("run T1 --quick --quiet --false-alarm 0.999999 --out " + out.string());
+  const auto r = run_cli("run T1 --quick --quiet --false-alarm 0.999999 --out " + out.string());
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("FAIL"), std::string::npos);
   EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
@@ -202,9 +198,9 @@ TEST(Cli, ExitOneWhenACheckFails) {
 // Monte-Carlo trials (T14, arithmetic) says the scale does not apply and runs as at 1.
 TEST(Cli, TrialsScaleMultipliesTrialsAndSharpensTheResolution) {
   const fs::path one = fresh_dir("scale-1"), two = fresh_dir("scale-4");
-  auto r = run("run T3 --quick --quiet --out " + one.string());
+  auto r = run_cli("run T3 --quick --quiet --out " + one.string());
   ASSERT_EQ(r.code, 0) << r.out;
-  r = run("run T3 T14 --quick --quiet --trials-scale 4 --out " + two.string());
+  r = run_cli("run T3 T14 --quick --quiet --trials-scale 4 --out " + two.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("trials ×4 (--trials-scale)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("no Monte-Carlo trials to scale"), std::string::npos) << r.out;
@@ -226,3 +222,5 @@ TEST(Cli, TrialsScaleMultipliesTrialsAndSharpensTheResolution) {
   const auto t14 = nlohmann::json::parse(akm_test::slurp(two / "T14" / "summary.json"));
   EXPECT_EQ(t14.at("trials_scaled"), false);
 }
+
+}  // namespace

@@ -57,8 +57,6 @@ void fake_experiment(const fs::path& results, const std::string& id, bool pass) 
   dir.commit();
 }
 
-}  // namespace
-
 TEST(Base64, MatchesRfc4648Vectors) {
   EXPECT_EQ(akm::base64(""), "");
   EXPECT_EQ(akm::base64("f"), "Zg==");
@@ -152,3 +150,5 @@ TEST(NotebookDir, DefaultIsNextToTheResultsFolder) {
   EXPECT_EQ(akm::default_notebook_dir("/x/results"), fs::path("/x/notebooks_export"));
   EXPECT_EQ(akm::default_notebook_dir("/x/results/"), fs::path("/x/notebooks_export"));
 }
+
+}  // namespace

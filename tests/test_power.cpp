@@ -14,7 +14,7 @@ using namespace akm;
 
 namespace {
 
-constexpr double kBeta = 0.9, kEta = 0.5;
+constexpr double kTransportBeta = 0.9, kTransportEta = 0.5;
 constexpr int kLag = 5;
 
 struct Transport {
@@ -33,7 +33,7 @@ struct Transport {
       for (int t = 0; t < kLag; ++t) {
         kern::gaussian_key(st, sl, x);
         kern::key_for(Key::normalized, x, k);
-        kern::transport_step(P, k, kBeta, kEta, tmp);
+        kern::transport_step(P, k, kTransportBeta, kTransportEta, tmp);
       }
       for (int i = 0; i < n; ++i) out[i] = P(i, i);
     });
@@ -59,22 +59,22 @@ const Transport& sim() {
 
 TEST(Power, TransportPassesWithBetaTilde) {
   const auto& t = sim();
-  EXPECT_TRUE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kBeta, kEta, t.mom.lambda_hat[i]), kLag); }));
+  EXPECT_TRUE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kTransportBeta, kTransportEta, t.mom.lambda_hat[i]), kLag); }));
 }
 
 TEST(Power, TransportFailsWithBetaInPlaceOfBetaTilde) {
   const auto& t = sim();
-  EXPECT_FALSE(t.verdict([&](int) { return std::pow(kBeta, kLag); }));
+  EXPECT_FALSE(t.verdict([&](int) { return std::pow(kTransportBeta, kLag); }));
 }
 
 TEST(Power, TransportFailsWithRawEigenvaluesForTheNormalizedKey) {
   const auto& t = sim();
   // λ_i / tr Σ has the same trace as λ̂ but not the same per-direction values.
   const double tr = t.s.lambda.sum();
-  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kBeta, kEta, t.s.lambda[i] / tr), kLag); }));
+  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kTransportBeta, kTransportEta, t.s.lambda[i] / tr), kLag); }));
 }
 
 TEST(Power, TransportFailsWithAnOffByOneLag) {
   const auto& t = sim();
-  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kBeta, kEta, t.mom.lambda_hat[i]), kLag + 1); }));
+  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kTransportBeta, kTransportEta, t.mom.lambda_hat[i]), kLag + 1); }));
 }

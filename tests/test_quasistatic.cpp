@@ -10,6 +10,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/theory/quasistatic.hpp"
 #include "akm/theory/theory.hpp"
+#include "random_mat.hpp"
 
 namespace th = akm::theory;
 using akm::Mat;
@@ -23,13 +24,7 @@ Mat random_spd(std::mt19937& gen, int n) {
     for (int j = 0; j < n; ++j) B(i, j) = z(gen);
   return B * B.transpose() / n + 0.1 * Mat::Identity(n, n);
 }
-Mat random_mat(std::mt19937& gen, int m, int n) {
-  std::normal_distribution<double> z;
-  Mat A(m, n);
-  for (int i = 0; i < m; ++i)
-    for (int j = 0; j < n; ++j) A(i, j) = z(gen);
-  return A;
-}
+using akm_test::random_mat;
 }  // namespace
 
 // eq:dm-eigen: M*u_i = φ_i Ĝu_i with φ_i = 1/(μ + λ_i).

@@ -6,20 +6,13 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/theory/rebound.hpp"
+#include "random_mat.hpp"
 
 namespace th = akm::theory;
 using akm::Mat;
 using akm::Vec;
 
-namespace {
-Mat random_mat(std::mt19937& gen, int r, int c) {
-  std::normal_distribution<double> n01;
-  Mat m(r, c);
-  for (int i = 0; i < r; ++i)
-    for (int j = 0; j < c; ++j) m(i, j) = n01(gen);
-  return m;
-}
-}  // namespace
+using akm_test::random_mat;
 
 TEST(Rebound, EqualsTheGradientChangeOfTheQuadraticLoss) {
   std::mt19937 gen(3);

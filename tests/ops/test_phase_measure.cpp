@@ -25,8 +25,6 @@
 using namespace akm;
 
 namespace {
-constexpr double kEps = 1.1102230246251565e-16, kC = 4.0;
-
 struct Case {
   Key key;
   double beta, eta, ar;
@@ -34,7 +32,7 @@ struct Case {
 };
 
 double delta(const Case& c, double key_norm2) {
-  return (kC * c.n + 160.0 / (1.0 - c.ar)) * kEps * (1.0 + c.beta + c.eta * key_norm2);
+  return akm_test::phase_measure_delta(c.n, c.beta, c.eta, c.ar, key_norm2);
 }
 
 Vec power_sqrt(int n) {
@@ -149,7 +147,7 @@ TEST(PhaseMeasure, CudaEmulatedMatchesReferenceTrialByTrial) {
     ASSERT_EQ(e.size(), plan.size() * std::size_t(o.trials));
     for (std::size_t p = 0; p < plan.size(); ++p) {
       const double kn = c.key == Key::normalized ? 1.0 : (1.0 + plan[p].beta) / plan[p].eta;
-      const double dl = (kC * n + 160.0 / (1.0 - c.ar)) * kEps * (1.0 + plan[p].beta + plan[p].eta * kn);
+      const double dl = akm_test::phase_measure_delta(n, plan[p].beta, plan[p].eta, c.ar, kn);
       for (long long r = 0; r < o.trials; ++r) {
         Stream keys(plan[p].seed, std::uint64_t(r), Purpose::keys);
         const auto ref = ops::phase_trial_reference(sl, o, plan[p].beta, plan[p].eta, plan[p].direction, plan[p].lag, keys);
@@ -177,7 +175,7 @@ TEST(PhaseMeasure, CudaMatchesEmulation) {
   ASSERT_EQ(pe.size(), pg.size());
   for (std::size_t r = 0; r < pe.size(); ++r) {
     const auto& pt = plan[r / std::size_t(o.trials)];
-    const double dl = (kC * 8 + 160.0) * kEps * (1.0 + pt.beta + pt.eta);
+    const double dl = akm_test::phase_measure_delta(8, pt.beta, pt.eta, 0.0, 1.0);
     EXPECT_NEAR(pe[r].projection, pg[r].projection, pt.lag * dl * std::sqrt(8.0)) << r;
     EXPECT_NEAR(pe[r].log_growth, pg[r].log_growth, 2.0 * o.steps * dl / std::exp(pe[r].log_growth / 2)) << r;
     EXPECT_EQ(pe[r].diverged, pg[r].diverged) << r;

@@ -20,15 +20,13 @@
 #include "akm/random/random.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
 #include "akm/sim/measured_map.hpp"
+#include "../rounding_bounds.hpp"
 
 using namespace akm;
 
 namespace {
-constexpr double kEps = 1.1102230246251565e-16, kC = 4.0;
-
-double delta(int n, double beta, double eta, double ar, double key_norm2) {
-  return (kC * n + 160.0 / (1.0 - ar)) * kEps * (1.0 + beta + eta * key_norm2);
-}
+using akm_test::kEps64;
+using akm_test::phase_measure_delta;
 
 Vec power_lambda(int n) {
   Vec l(n);
@@ -79,7 +77,7 @@ TEST(PhaseShared, EveryLaneMatchesThePerPointEngineOnTheSharedStream) {
         const auto one = ops::phase_trial_cpu(sl.data(), c.n, o, p.beta, p.eta, p.direction,
                                              p.lag, 99, r);
         const double dl =
-            delta(c.n, p.beta, p.eta, c.ar, c.key == Key::normalized ? 1.0 : (1.0 + p.beta) / p.eta);
+            phase_measure_delta(c.n, p.beta, p.eta, c.ar, c.key == Key::normalized ? 1.0 : (1.0 + p.beta) / p.eta);
         EXPECT_NEAR(shared[q].projection, one.projection, p.lag * dl * std::sqrt(double(c.n)))
             << "point " << q << " trial " << r;
         const double vT = std::exp(one.log_growth / 2);
@@ -112,8 +110,8 @@ TEST(PhaseShared, ZeroStateAndDivergenceBookkeepingMatchThePerPointEngine) {
         EXPECT_EQ(std::isinf(shared[q].log_growth), std::isinf(one.log_growth));
         continue;
       }
-      EXPECT_NEAR(shared[q].log_growth, one.log_growth, 2.0 * o.steps * 4 * kEps) << q;
-      EXPECT_NEAR(shared[q].projection, one.projection, g[q].lag * 4 * kEps * std::abs(one.projection)) << q;
+      EXPECT_NEAR(shared[q].log_growth, one.log_growth, 2.0 * o.steps * 4 * kEps64) << q;
+      EXPECT_NEAR(shared[q].projection, one.projection, g[q].lag * 4 * kEps64 * std::abs(one.projection)) << q;
     }
     EXPECT_TRUE(shared[1].diverged);
     EXPECT_GT(shared[1].log_growth, std::log(1e100));  // renormalized on the way
@@ -138,7 +136,7 @@ TEST(PhaseShared, OnePointGridGivesThePerPointNumbers) {
     EXPECT_EQ(sh[0].diverged_fraction, pp[0].diverged_fraction);
     // A mean of per-trial projections, each within lag·δ·√n.
     EXPECT_NEAR(sh[0].mean_projection, pp[0].mean_projection,
-                pp[0].lag * delta(8, eb.second, eb.first, 0.0, 1.0) * std::sqrt(8.0));
+                pp[0].lag * phase_measure_delta(8, eb.second, eb.first, 0.0, 1.0) * std::sqrt(8.0));
     EXPECT_NEAR(sh[0].growth, pp[0].growth, 1e-9 * std::abs(pp[0].growth));
   }
 }
