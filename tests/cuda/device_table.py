@@ -183,18 +183,16 @@ def session_tables(d):
                   else f"— ({', '.join(r['contradicted']) or 'no limit'} contradicted)")
             jx = f"{r['speedup_vs_jax']:.2f}×" if r.get("speedup_vs_jax") else "—"
             out.append(f"| {r['workload']} | {ts} | {r['gflops']:.0f} | {r['binding'] or '—'} | {fr} | {jx} |")
-        for r in m["rows"]:
-            if r.get("per_sum_trial_steps_per_s") and r["trial_steps_per_s"]:
-                out += ["", f"{r['workload']} A/B in the same runs: the fused-reduction kernel "
-                        f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier per-sum kernel "
-                        f"{r['per_sum_trial_steps_per_s']:.3g} "
-                        f"({r['trial_steps_per_s'] / r['per_sum_trial_steps_per_s']:.2f}× for the fused one)."]
-        for r in m["rows"]:
-            if r.get("thread_per_trial_trial_steps_per_s") and r["trial_steps_per_s"]:
-                out += ["", f"{r['workload']} A/B in the same runs: the warp-per-trial kernel "
-                        f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier thread-per-trial kernel "
-                        f"{r['thread_per_trial_trial_steps_per_s']:.3g} "
-                        f"({r['trial_steps_per_s'] / r['thread_per_trial_trial_steps_per_s']:.2f}× for the warp one)."]
+        # A kernel and the one it replaced, timed in the same runs: (the earlier kernel's key,
+        # what the new one is, what the earlier one was).
+        ab = [("per_sum_trial_steps_per_s", "fused-reduction", "per-sum"),
+              ("thread_per_trial_trial_steps_per_s", "warp-per-trial", "thread-per-trial")]
+        for key, new, old in ab:
+            for r in m["rows"]:
+                if r.get(key) and r["trial_steps_per_s"]:
+                    out += ["", f"{r['workload']} A/B in the same runs: the {new} kernel "
+                            f"{r['trial_steps_per_s']:.3g} trial-steps/s, the earlier {old} kernel "
+                            f"{r[key]:.3g} ({r['trial_steps_per_s'] / r[key]:.2f}× for the {new} one)."]
         for r in m["rows"]:
             if r.get("uncached_gflops") and r.get("kernel_gflops"):
                 out += ["", f"{r['workload']} A/B in the same runs: the cached device context {r['gflops']:.0f} GFLOP/s "

@@ -68,20 +68,15 @@ AKM_HD inline double exp_(double x) {
   return std::exp(x);
 #endif
 }
-/// a·b + c rounded once (__fmaf_rn on the device, std::fma on the host: both exactly rounded,
-/// so the emulation rounds as the device does). The .cu files are built with --fmad=false, so
-/// nvcc contracts no a·b + c of its own: a kernel's FMAs are exactly the fma_ its source writes.
-AKM_HD inline float fma_(float a, float b, float c) {
+/// a·b + c rounded once, float or double (__fmaf_rn / __fma_rn on the device, std::fma on the
+/// host: all exactly rounded, so the emulation rounds as the device does). The .cu files are
+/// built with --fmad=false, so nvcc contracts no a·b + c of its own: a kernel's FMAs are
+/// exactly the fma_ its source writes.
+template <class T>
+AKM_HD inline T fma_(T a, T b, T c) {
 #if defined(__CUDA_ARCH__)
-  return __fmaf_rn(a, b, c);
-#else
-  return std::fma(a, b, c);
-#endif
-}
-/// a·b + c rounded once in double (__fma_rn on the device, std::fma on the host).
-AKM_HD inline double fma_(double a, double b, double c) {
-#if defined(__CUDA_ARCH__)
-  return __fma_rn(a, b, c);
+  if constexpr (sizeof(T) == sizeof(float)) return __fmaf_rn(a, b, c);
+  else return __fma_rn(a, b, c);
 #else
   return std::fma(a, b, c);
 #endif

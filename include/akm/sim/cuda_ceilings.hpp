@@ -24,15 +24,6 @@ namespace akm::cuda {
 /// a few warps per scheduler).
 constexpr int kFmaChains = 8;
 
-/// x·a + b rounded once (fmaf on the device, std::fma on the host: both correctly rounded).
-AKM_HD inline float fma_f(float x, float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return fmaf(x, a, b);
-#else
-  return std::fma(x, a, b);
-#endif
-}
-
 /// One thread of the FMA kernel: kFmaChains chains x_k ← x_k·a + b, chain k from x0 + k,
 /// `iters` steps each (kFmaChains · iters FMAs), then the chains' sum. With a = b = 1 and
 /// x0 = 0 every step adds exactly 1, so the result is kFmaChains·iters + Σk exactly while
@@ -46,7 +37,7 @@ AKM_HD inline float fma_chains(float x0, float a, float b, int iters) {
 #endif
   for (int i = 0; i < iters; ++i) {
     AKM_UNROLL
-    for (int k = 0; k < kFmaChains; ++k) x[k] = fma_f(x[k], a, b);
+    for (int k = 0; k < kFmaChains; ++k) x[k] = hd::fma_(x[k], a, b);  // rounded once, host and device
   }
   float s = 0.f;
   AKM_UNROLL
