@@ -10,25 +10,17 @@
 # definitions (src/sim/ops/deployed/entry.cpp); akm_unity leaves out every file kept from the
 # precompiled headers (the native-ISA engine, in every build directory). A helper that two files
 # of a folder share lives once, in a private header of the folder (src/check/normal.hpp,
-# src/rules/layer_inputs.hpp, src/spectrum/random_basis.hpp, tests/random_mat.hpp), and
-# helpers that only share a name are named for what they do: a unity build sees each name of a folder once. A file that
+# src/rules/layer_inputs.hpp, src/spectrum/random_basis.hpp), and helpers that only share a
+# name are named for what they do: a unity build sees each name of a folder once. A file that
 # cannot be made so is named in AKM_UNITY_SKIP below and compiles on its own; a new clash
 # fails the sanitizer build with "redefinition of".
 option(AKM_UNITY "Compile each source folder as one translation unit (CI's sanitizer and fuzz builds)" OFF)
 
 set(AKM_UNITY_SKIP "")
 
-# akm_unity(<target> [BATCH <n>]): with AKM_UNITY, the target's C++ sources compile one folder
-# at a time; with BATCH, n files at a time whatever their folder (the unit tests' one binary:
-# some seventy files in one folder, which as one translation unit would compile on one core).
+# akm_unity(<target>): with AKM_UNITY, the target's C++ sources compile one folder at a time.
 function(akm_unity target)
   if(NOT AKM_UNITY)
-    return()
-  endif()
-  cmake_parse_arguments(PARSE_ARGV 1 unity "" "BATCH" "")
-  if(unity_BATCH)
-    set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE BATCH
-      UNITY_BUILD_BATCH_SIZE ${unity_BATCH})
     return()
   endif()
   set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_MODE GROUP)
