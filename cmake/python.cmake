@@ -59,6 +59,10 @@ file(GLOB_RECURSE AKM_PYTHON_FILES CONFIGURE_DEPENDS RELATIVE ${CMAKE_SOURCE_DIR
 foreach(f ${AKM_PYTHON_FILES})
   configure_file(${CMAKE_SOURCE_DIR}/src/python/${f} ${CMAKE_BINARY_DIR}/python/${f} COPYONLY)
 endforeach()
+# The claims that measure through PyTorch (T22: experiments/python_module.cpp) run this
+# interpreter on this package folder, so they measure the akm.torch of the same build.
+set_property(SOURCE ${CMAKE_SOURCE_DIR}/experiments/python_module.cpp APPEND PROPERTY COMPILE_DEFINITIONS
+  AKM_PYTHON_EXECUTABLE="${Python3_EXECUTABLE}" AKM_PYTHON_PACKAGE_DIR="${CMAKE_BINARY_DIR}/python")
 
 # Install dir relative to the prefix, from the interpreter's own scheme; Debian's default
 # scheme (posix_local) puts local installs in lib/python3.X/dist-packages.
