@@ -12,6 +12,8 @@
 
 #include <fmt/format.h>
 
+#include "akm/base/errors.hpp"
+
 namespace akm::exp {
 namespace {
 
@@ -25,8 +27,12 @@ std::string quoted(const std::string& s) {
 /// The last `lines` lines of `text`.
 std::string tail(const std::string& text, int lines) {
   std::size_t at = text.size();
-  for (int k = 0; k <= lines && at != std::string::npos && at > 0; ++k) at = text.rfind('\n', at - 1);
-  return at == std::string::npos ? text : text.substr(at + 1);
+  for (int k = 0; k <= lines; ++k) {
+    if (at == 0) return text;
+    at = text.rfind('\n', at - 1);
+    if (at == std::string::npos) return text;
+  }
+  return text.substr(at + 1);
 }
 
 }  // namespace
@@ -61,11 +67,15 @@ nlohmann::json run_python_module(const std::string& module, const std::vector<st
   const int rc = ::pclose(pipe.release());
   const int status = WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
   const auto fail = [&](const std::string& why) {
-    return std::runtime_error(fmt::format(
-        "{} {}; it needs akm's Python module (build with python3-dev and pybind11-dev; PYTHONPATH=build/python) "
-        "and PyTorch (Debian: python3-torch); AKM_PYTHON names another interpreter. Its last output:\n{}",
-        shown, why, tail(out, 6)));
+    return std::runtime_error(fmt::format("{} {}. Its last output:\n{}", shown, why, tail(out, 6)));
   };
+  // No interpreter (the shell's 126/127) or a module it cannot import is the machine's set-up,
+  // refused like bad input (exit 2) with what to install; any other failure is the measurement's.
+  if (status == 126 || status == 127 || out.find("ModuleNotFoundError") != std::string::npos)
+    throw InputError("AKM_PYTHON", python_interpreter(),
+                     fmt::format("an interpreter that imports {} with PyTorch: akm's Python module (built with "
+                                 "python3-dev and pybind11-dev, PYTHONPATH=build/python) and python3-torch "
+                                 "(Debian); it said: {}", module, tail(out, 2)));
   if (status != 0) throw fail(fmt::format("exited with status {}", status));
   std::istringstream lines(out);
   nlohmann::json last;

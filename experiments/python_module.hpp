@@ -16,8 +16,9 @@ namespace akm::exp {
 std::string python_interpreter();
 
 /// Runs `python -m module args…` and returns the last line of its standard output that parses
-/// as JSON. Throws std::runtime_error naming the command, its exit status, the tail of what it
-/// wrote and what to install, when the module cannot run or prints no JSON.
+/// as JSON. Throws InputError (param AKM_PYTHON, naming what to install) when there is no such
+/// interpreter or it cannot import a module; std::runtime_error naming the command, its exit
+/// status and the tail of what it wrote when the measurement fails or prints no JSON.
 nlohmann::json run_python_module(const std::string& module, const std::vector<std::string>& args);
 
 }  // namespace akm::exp
