@@ -1,5 +1,5 @@
 // T2 targets — [def:wms, def:fms, app:divergent-optima, app:updates-as-sgd, rem:kfac,
-// tab:targets, par:fixed-point, rem:kfac-app, rem:normalized-key]
+// tab:targets, par:fixed-point, rem:kfac-app, rem:normalized-key, app:eta-sweep]
 //
 // Two estimation objectives for the buffer M from pairs (x, δ):
 //   J_w(M) = ½E‖M − δxᵀ‖_F²  [def:wms]  minimized by M_w* = Ḡ        (EMA's target)
@@ -12,7 +12,8 @@
 // term. The other claims (sample minimizers, uniform multiples iff Σ = cI, the μ limits of
 // φ_i [tab:targets], the K-FAC input-side factor [rem:kfac]) are deterministic. The ridge μ's
 // interpolation toward that factor [rem:kfac-app] and the raw and normalized keys side by side
-// [rem:normalized-key] are kfac_app.cpp and normalized_key.cpp.
+// [rem:normalized-key] are kfac_app.cpp and normalized_key.cpp; the η sweep's reading of μ
+// [app:eta-sweep] is sweep_limit.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp {
@@ -32,6 +33,7 @@ static void t02_targets(ExperimentContext& ctx) {
   const LeastSquaresRun ls = measure_least_squares(ctx, dense);
   const std::vector<UniformCase> uniform = measure_uniform(ctx);
   const MuLimits mu = measure_mu_limits(online.spectrum.lambda);
+  const SweepLimit sweep = measure_sweep_limit();
   const KfacRun kf = measure_kfac(ctx, dense);
   const KfacAppRun app = measure_kfac_app(ctx, dense);
   const NormalizedRun nk = measure_normalized_key(ctx, dense);
@@ -42,6 +44,7 @@ static void t02_targets(ExperimentContext& ctx) {
   check_least_squares(ctx, dense, ls);
   check_uniform(ctx, uniform);
   check_mu_limits(ctx, mu);
+  check_sweep_limit(ctx, sweep);
   check_kfac(ctx, dense, kf);
   check_kfac_app(ctx, dense, app);
   check_normalized_key(ctx, dense, nk);
@@ -52,6 +55,7 @@ static void t02_targets(ExperimentContext& ctx) {
   record_least_squares(ctx, ls);
   record_uniform(ctx, uniform);
   record_mu_limits(ctx, mu);
+  record_sweep_limit(ctx, sweep);
   record_kfac(ctx, dense, kf);
   record_kfac_app(ctx, dense, app);
   record_normalized_key(ctx, dense, nk);
@@ -62,7 +66,7 @@ const Registrar registration{{
     .slug = "targets",
     .title = "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
     .labels = "rem:normalized-key def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac "
-              "tab:targets par:fixed-point rem:kfac-app",
+              "tab:targets par:fixed-point rem:kfac-app app:eta-sweep",
     .claim = "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
              "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
              "φ_i/φ_j → 1 as μ → ∞",

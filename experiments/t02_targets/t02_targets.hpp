@@ -145,6 +145,23 @@ MuLimits measure_mu_limits(const Vec& lambda);
 void check_mu_limits(ExperimentContext& ctx, const MuLimits& m);
 void record_mu_limits(ExperimentContext& ctx, const MuLimits& m);
 
+/// [app:eta-sweep]: the sweep's ridge μ = (1−β)/η and how far it takes each direction toward
+/// Wiener (sweep_limit.cpp), read from the iterated mean recursion.
+struct SweepLimit {
+  struct Row {
+    std::string spectrum;  // "isotropic" | "power" (trace-one Σ̂ at the proxy's width)
+    double eta = 0;
+    double mu_measured = 0;  // 1/m − λ̂ along the first direction
+    int half_way = 0;        // directions with λ̂_iφ_i ≥ ½
+    Vec wiener;              // λ̂_iφ_i per direction (1: Wiener)
+  };
+  std::vector<Row> rows;  // per spectrum, the sweep's η grid in order
+  double mu_at_beta = 0, mu_at_one = 0;  // μ read at η = β and η = 1
+};
+SweepLimit measure_sweep_limit();
+void check_sweep_limit(ExperimentContext& ctx, const SweepLimit& s);
+void record_sweep_limit(ExperimentContext& ctx, const SweepLimit& s);
+
 /// [rem:kfac]: the pure delta rule reaches the K-FAC input-side factor ḠΣ^{-1}.
 struct KfacRun {
   double eta, rho;
