@@ -1,5 +1,6 @@
 // T2 targets — [def:wms, def:fms, app:divergent-optima, app:updates-as-sgd, rem:kfac,
-// tab:targets, par:fixed-point, rem:kfac-app, rem:normalized-key, app:eta-sweep]
+// tab:targets, par:fixed-point, rem:kfac-app, rem:normalized-key, app:eta-sweep,
+// cor:fixedpoint-normalized]
 //
 // Two estimation objectives for the buffer M from pairs (x, δ):
 //   J_w(M) = ½E‖M − δxᵀ‖_F²  [def:wms]  minimized by M_w* = Ḡ        (EMA's target)
@@ -13,7 +14,8 @@
 // φ_i [tab:targets], the K-FAC input-side factor [rem:kfac]) are deterministic. The ridge μ's
 // interpolation toward that factor [rem:kfac-app] and the raw and normalized keys side by side
 // [rem:normalized-key] are kfac_app.cpp and normalized_key.cpp; the η sweep's reading of μ
-// [app:eta-sweep] is sweep_limit.cpp.
+// [app:eta-sweep] is sweep_limit.cpp; RMSNorm's output norm [cor:fixedpoint-normalized] is
+// rmsnorm.cpp.
 #include "t02_targets.hpp"
 
 namespace akm::exp {
@@ -34,6 +36,7 @@ static void t02_targets(ExperimentContext& ctx) {
   const std::vector<UniformCase> uniform = measure_uniform(ctx);
   const MuLimits mu = measure_mu_limits(online.spectrum.lambda);
   const SweepLimit sweep = measure_sweep_limit();
+  const RmsNormRun rms = measure_rmsnorm(ctx.opts.seed);
   const KfacRun kf = measure_kfac(ctx, dense);
   const KfacAppRun app = measure_kfac_app(ctx, dense);
   const NormalizedRun nk = measure_normalized_key(ctx, dense);
@@ -45,6 +48,7 @@ static void t02_targets(ExperimentContext& ctx) {
   check_uniform(ctx, uniform);
   check_mu_limits(ctx, mu);
   check_sweep_limit(ctx, sweep);
+  check_rmsnorm(ctx, rms);
   check_kfac(ctx, dense, kf);
   check_kfac_app(ctx, dense, app);
   check_normalized_key(ctx, dense, nk);
@@ -56,6 +60,7 @@ static void t02_targets(ExperimentContext& ctx) {
   record_uniform(ctx, uniform);
   record_mu_limits(ctx, mu);
   record_sweep_limit(ctx, sweep);
+  record_rmsnorm(ctx, rms);
   record_kfac(ctx, dense, kf);
   record_kfac_app(ctx, dense, app);
   record_normalized_key(ctx, dense, nk);
@@ -66,7 +71,7 @@ const Registrar registration{{
     .slug = "targets",
     .title = "Estimator targets: EMA → Ḡ, pure delta → ḠΣ^{-1} (Wiener, K-FAC input side)",
     .labels = "rem:normalized-key def:wms def:fms app:divergent-optima app:updates-as-sgd rem:kfac "
-              "tab:targets par:fixed-point rem:kfac-app app:eta-sweep",
+              "tab:targets par:fixed-point rem:kfac-app app:eta-sweep cor:fixedpoint-normalized",
     .claim = "argmin J_w = Ḡ (EMA's limit), argmin J_f = ḠΣ^{-1} (pure delta's limit, the K-FAC "
              "input-side factor); uniform multiples iff Σ = cI; φ_i → 1/λ_i as μ → 0 and "
              "φ_i/φ_j → 1 as μ → ∞",

@@ -162,6 +162,18 @@ SweepLimit measure_sweep_limit();
 void check_sweep_limit(ExperimentContext& ctx, const SweepLimit& s);
 void record_sweep_limit(ExperimentContext& ctx, const SweepLimit& s);
 
+/// [cor:fixedpoint-normalized]'s RMSNorm condition: ‖x‖ of RMSNorm outputs (rmsnorm.cpp).
+struct RmsNormRun {
+  Vec equal, signs, unequal;  // the gains γ: 1, ±1, 1 + 0.1u
+  double equal_err = 0, signs_err = 0, eps_err = 0;  // largest departures over the draws
+  double norm2_lo = 0, norm2_hi = 0;  // ‖x‖²/n over the draws, unequal gains
+  double eps_spread_lo = 1;           // smallest mean z²/(mean z² + ε) over the draws
+  double basis_ratio = 0, gamma_ratio2 = 0, gmin2 = 0, gmax2 = 0;
+};
+RmsNormRun measure_rmsnorm(std::uint64_t seed);
+void check_rmsnorm(ExperimentContext& ctx, const RmsNormRun& r);
+void record_rmsnorm(ExperimentContext& ctx, const RmsNormRun& r);
+
 /// [rem:kfac]: the pure delta rule reaches the K-FAC input-side factor ḠΣ^{-1}.
 struct KfacRun {
   double eta, rho;
