@@ -15,7 +15,6 @@
 namespace akm::exp::t02 {
 namespace {
 
-constexpr int kWidth = 384;         // the 67M proxy's d_model (tab:arch)
 constexpr int kDraws = 4000;
 constexpr double kLlamaEps = 1e-5;  // RMSNorm's ε in Llama-2's configuration
 constexpr double kRounding = 1e-12;  // a sum of 384 squares in double, relative
@@ -30,11 +29,11 @@ Vec rms_norm(const Vec& z, const Vec& gamma, double eps) {
 RmsNormRun measure_rmsnorm(std::uint64_t seed) {
   Stream draw(derive_seed(seed, "T2/rmsnorm"), 0, Purpose::keys);
   RmsNormRun r;
-  r.equal = Vec::Ones(kWidth);
-  r.signs = Vec(kWidth);
-  r.unequal = Vec(kWidth);
-  Vec coord_scale(kWidth);
-  for (int j = 0; j < kWidth; ++j) {
+  r.equal = Vec::Ones(kProxyWidth);
+  r.signs = Vec(kProxyWidth);
+  r.unequal = Vec(kProxyWidth);
+  Vec coord_scale(kProxyWidth);
+  for (int j = 0; j < kProxyWidth; ++j) {
     r.signs[j] = draw.uniform() < 0.5 ? -1.0 : 1.0;
     r.unequal[j] = 1.0 + 0.1 * draw.normal();
     coord_scale[j] = std::exp(draw.normal());  // anisotropic coordinates
@@ -44,21 +43,21 @@ RmsNormRun measure_rmsnorm(std::uint64_t seed) {
   r.norm2_hi = -std::numeric_limits<double>::infinity();
   for (int d = 0; d < kDraws; ++d) {
     const double scale = std::pow(10.0, -1.0 + 2.0 * draw.uniform());
-    Vec z(kWidth);
-    for (int j = 0; j < kWidth; ++j) z[j] = scale * coord_scale[j] * draw.normal();
-    r.equal_err = std::max(r.equal_err, std::abs(rms_norm(z, r.equal, 0.0).squaredNorm() / kWidth - 1.0));
-    r.signs_err = std::max(r.signs_err, std::abs(rms_norm(z, r.signs, 0.0).squaredNorm() / kWidth - 1.0));
-    const double u = rms_norm(z, r.unequal, 0.0).squaredNorm() / kWidth;
+    Vec z(kProxyWidth);
+    for (int j = 0; j < kProxyWidth; ++j) z[j] = scale * coord_scale[j] * draw.normal();
+    r.equal_err = std::max(r.equal_err, std::abs(rms_norm(z, r.equal, 0.0).squaredNorm() / kProxyWidth - 1.0));
+    r.signs_err = std::max(r.signs_err, std::abs(rms_norm(z, r.signs, 0.0).squaredNorm() / kProxyWidth - 1.0));
+    const double u = rms_norm(z, r.unequal, 0.0).squaredNorm() / kProxyWidth;
     r.norm2_lo = std::min(r.norm2_lo, u);
     r.norm2_hi = std::max(r.norm2_hi, u);
-    const double m = z.squaredNorm() / kWidth;
-    r.eps_err = std::max(r.eps_err, std::abs(rms_norm(z, r.equal, kLlamaEps).squaredNorm() / kWidth / (m / (m + kLlamaEps)) - 1.0));
+    const double m = z.squaredNorm() / kProxyWidth;
+    r.eps_err = std::max(r.eps_err, std::abs(rms_norm(z, r.equal, kLlamaEps).squaredNorm() / kProxyWidth / (m / (m + kLlamaEps)) - 1.0));
     r.eps_spread_lo = std::min(r.eps_spread_lo, m / (m + kLlamaEps));
   }
   Eigen::Index jmin = 0, jmax = 0;
   r.unequal.cwiseAbs2().minCoeff(&jmin);
   r.unequal.cwiseAbs2().maxCoeff(&jmax);
-  const Vec e_min = Vec::Unit(kWidth, jmin), e_max = Vec::Unit(kWidth, jmax);
+  const Vec e_min = Vec::Unit(kProxyWidth, jmin), e_max = Vec::Unit(kProxyWidth, jmax);
   r.basis_ratio = rms_norm(e_max, r.unequal, 0.0).squaredNorm() / rms_norm(e_min, r.unequal, 0.0).squaredNorm();
   r.gamma_ratio2 = gmax2 / gmin2;
   r.gmin2 = gmin2;
@@ -67,7 +66,7 @@ RmsNormRun measure_rmsnorm(std::uint64_t seed) {
 }
 
 void check_rmsnorm(ExperimentContext& ctx, const RmsNormRun& r) {
-  const std::string at = fmt::format("rmsnorm/d={}", kWidth);
+  const std::string at = fmt::format("rmsnorm/d={}", kProxyWidth);
   ctx.checks.at_most(at + "/gains 1, eps 0/max |‖x‖²/n - 1| over draws", kRounding, r.equal_err);
   ctx.checks.at_most(at + "/gains ±1, eps 0/max |‖x‖²/n - 1| over draws", kRounding, r.signs_err);
   ctx.checks.at_most(at + "/gains 1, eps 1e-5/max |‖x‖²/n over mean z²/(mean z² + eps) - 1|", kRounding, r.eps_err);
@@ -81,7 +80,7 @@ void check_rmsnorm(ExperimentContext& ctx, const RmsNormRun& r) {
 }
 
 void record_rmsnorm(ExperimentContext& ctx, const RmsNormRun& r) {
-  ctx.params["rmsnorm"] = {{"width", kWidth}, {"draws", kDraws}, {"eps", kLlamaEps},
+  ctx.params["rmsnorm"] = {{"width", kProxyWidth}, {"draws", kDraws}, {"eps", kLlamaEps},
                            {"gains", "1; random signs; 1 + 0.1 u_j, u_j ~ N(0, 1)"},
                            {"z", "coordinate j: scale * exp(g_j) * N(0, 1), scale log-uniform on [0.1, 10]"},
                            {"unequal_gain_sq_min", r.gmin2}, {"unequal_gain_sq_max", r.gmax2},

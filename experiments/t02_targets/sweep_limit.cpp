@@ -18,7 +18,6 @@ namespace {
 
 constexpr double kSweepBeta = 0.99;  // tab:hps: AK-AdamW's β1, fixed across the sweep
 const std::vector<double> kSweepEta{0.01, 0.10, 0.30, 0.50, 0.70, 0.99};  // tab:eta-sweep's grid
-constexpr int kProxyWidth = 384;     // the 67M proxy's d_model, where the sweep ran
 constexpr int kIterations = 8000;
 
 /// The fixed point of the mean recursion along a direction of eigenvalue λ̂ with Ĝu_i = 1.

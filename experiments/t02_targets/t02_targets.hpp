@@ -41,6 +41,10 @@ inline const char* kIsoSpec = "iso:n=16,scale=2,basis=random";
 inline const char* kAnisoSpec = "spiked:n=16,spikes=10/3/1,floor=0.1,basis=random";
 constexpr double kMinDistance = 1e-3;
 
+// The 67M proxy's d_model (tab:arch): the width of the η sweep [app:eta-sweep] and of the
+// RMSNorm computation.
+constexpr int kProxyWidth = 384;
+
 inline nlohmann::json rows_json(const Mat& X) {
   auto j = nlohmann::json::array();
   for (Eigen::Index r = 0; r < X.rows(); ++r) j.push_back(to_std(X.row(r).transpose()));
