@@ -19,7 +19,6 @@
 namespace akm::exp {
 
 static void t22_saved(ExperimentContext& ctx) {
-  ctx.kind = ClaimKind::Empirical;
   // ---- Measure: one Python run, seeded from the run's seed (network and batches) ----
   const long long seed = static_cast<long long>(derive_seed(ctx.opts.seed, "T22/network") % (1ULL << 31));
   const nlohmann::json m = run_python_module("akm.torch.saved_activations", {"--seed", std::to_string(seed)});
