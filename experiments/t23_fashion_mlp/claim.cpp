@@ -40,6 +40,7 @@
 #include "akm/problems/protocol.hpp"
 #include "common.hpp"
 #include "python_module.hpp"
+#include "python_training.hpp"
 #include "training_common.hpp"
 
 namespace akm::exp {
@@ -61,8 +62,6 @@ std::vector<double> lr_grid() {
   for (int k = -6; k <= 2; ++k) g.push_back(std::pow(10.0, k / 2.0));
   return g;
 }
-
-long long python_seed(std::uint64_t s) { return static_cast<long long>(s % (1ULL << 31)); }
 
 /// One Python call for a list of (arm, lr, seed): its runs, in the order asked.
 nlohmann::json train(const std::string& data, int epochs, int workers,
@@ -105,14 +104,13 @@ static void t23_fashion_mlp(ExperimentContext& ctx) {
     for (double lr : grid)
       for (auto s : plan.tuning) asked.emplace_back(a, lr, s);
   const nlohmann::json tuning_runs = train(data, epochs, ctx.opts.threads, asked);
-  std::map<std::tuple<int, std::size_t, std::uint64_t>, double> loss;  // (arm, lr index, seed) → final val loss
+  std::map<std::pair<std::size_t, std::uint64_t>, double> loss[2];  // per arm: (lr index, seed) → final val loss
   for (std::size_t k = 0; k < asked.size(); ++k)
-    loss[{std::get<0>(asked[k]), (k / plan.tuning.size()) % grid.size(), std::get<2>(asked[k])}] =
+    loss[std::get<0>(asked[k])][{(k / plan.tuning.size()) % grid.size(), std::get<2>(asked[k])}] =
         final_val(tuning_runs.at("runs").at(k));
   Tuning tuned[2];
   for (int a = 0; a < 2; ++a)
-    tuned[a] = akm::tune(grid.size(), spec, plan, ctx.opts.seed, fmt::format("t23/{}", kArms[a].name), 1,
-                         [&](std::size_t c, std::uint64_t s) { return loss.at({a, c, s}); });
+    tuned[a] = tune_from(loss[a], grid.size(), spec, plan, ctx.opts.seed, fmt::format("t23/{}", kArms[a].name));
   const double chosen[2] = {grid[tuned[0].chosen], grid[tuned[1].chosen]};
   asked.clear();
   for (auto s : plan.evaluation)

@@ -77,9 +77,9 @@ def load(data):
     raise ValueError(f"--data {data!r} is not one of fashion-mnist, digits")
 
 
-def split(sets, seed):
-    """The seed's train / validation / test split, standardized with the training split's
-    statistics, as float32 tensors."""
+def split(sets, seed, sizes=FASHION_SIZES):
+    """The seed's train / validation / test split (`sizes` of Fashion-MNIST's, the digits' 60/20/20),
+    standardized with the training split's statistics, as float32 tensors."""
     rng = np.random.default_rng(seed)
     if "all" in sets:
         X, y = sets["all"]
@@ -89,10 +89,10 @@ def split(sets, seed):
                  "test": (X[order[b:]], y[order[b:]])}
     else:
         X, y = sets["train"]
-        order = rng.permutation(len(y))[:FASHION_SIZES["train"] + FASHION_SIZES["val"]]
-        tr, va = order[:FASHION_SIZES["train"]], order[FASHION_SIZES["train"]:]
+        order = rng.permutation(len(y))[:sizes["train"] + sizes["val"]]
+        tr, va = order[:sizes["train"]], order[sizes["train"]:]
         Xt, yt = sets["test"]
-        te = rng.permutation(len(yt))[:FASHION_SIZES["test"]]
+        te = rng.permutation(len(yt))[:sizes["test"]]
         parts = {"train": (X[tr], y[tr]), "val": (X[va], y[va]), "test": (Xt[te], yt[te])}
     mean = parts["train"][0].mean(axis=0)
     std = parts["train"][0].std(axis=0)
