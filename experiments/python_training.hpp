@@ -7,6 +7,7 @@
 #include <string>
 #include <utility>
 
+#include "akm/base/thread_pool.hpp"  // resolve_threads: the worker processes
 #include "akm/problems/protocol.hpp"
 
 namespace akm::exp {

@@ -71,7 +71,7 @@ nlohmann::json train(const std::string& data, int epochs, int workers,
     runs.push_back({{"arm", kArms[a].name}, {"lr", lr}, {"beta", kArms[a].beta}, {"eta", kArms[a].eta},
                     {"seed", python_seed(seed)}});
   return run_python_module("akm.torch.image_mlp", {"--data", data, "--epochs", std::to_string(epochs), "--workers",
-                                                   std::to_string(std::max(1, workers)), "--runs", runs.dump()});
+                                                   std::to_string(resolve_threads(workers)), "--runs", runs.dump()});
 }
 
 double final_val(const nlohmann::json& r) {

@@ -69,7 +69,7 @@ nlohmann::json train(const std::string& data, int workers, const std::vector<Ask
   for (const Asked& a : asked)
     runs.push_back({{"arch", kArchs[a.arch]}, {"arm", kArms[a.arm]}, {"lr", a.lr}, {"seed", python_seed(a.seed)}});
   return run_python_module("akm.torch.vision", {"--data", data, "--epochs", std::to_string(kEpochs), "--workers",
-                                                std::to_string(std::max(1, workers)), "--runs", runs.dump()});
+                                                std::to_string(resolve_threads(workers)), "--runs", runs.dump()});
 }
 
 /// The mean of the run's per-epoch mean training loss over epochs [from, to), +∞ when it diverged.
