@@ -33,13 +33,14 @@ rest=(libbenchmark-dev
       python3-torch                 # tests/python/test_torch_agreement.py (CPU; ~160 packages, ~1 min)
       libopenblas0-pthread          # the BLAS torch and numpy call (Debian's default reference BLAS is ~20× slower)
       dataset-fashion-mnist         # T23's and T24's images (/usr/share/datasets/fashion-mnist)
+      jargon-text                   # T25's text (/usr/share/doc/jargon-text/jargon.txt.gz)
       libjs-katex                   # the report's math, rendered offline (copied into results/katex)
       doxygen                       # the API reference (target docs, ctest docs_api)
       libopenmpi-dev openmpi-bin)   # -DAKM_MPI=AUTO, tests/mpi_exact.sh
 pkgs=("${core[@]}")
 [ "$core_only" -eq 1 ] || pkgs+=("${rest[@]}")
 # libopenblas0-pthread becomes the system's default BLAS (update-alternatives, under NumPy and
-# PyTorch). Rule, and why: the claims that train networks through akm.torch (T23, T24) call
+# PyTorch). Rule, and why: the claims that train networks through akm.torch (T23–T25) call
 # PyTorch, which Debian builds against the system BLAS, and the reference BLAS is ~20× slower
 # there (a 128×784×128 product: 4.7 against 97 GFLOP/s on one core), which no run budget
 # affords. The C++ code does not call it (its GEMM is Eigen's), and the Python tests compare

@@ -10,7 +10,7 @@
 // Here: a residual network whose convolutions are patch-wise nn.Linear maps (so the AK rule
 // keys each convolution on its patches) on Fashion-MNIST pooled to 14×14, and a 2-block vision
 // transformer of width 48 on 7×7 patches; 2000 training and 1000 validation images drawn per
-// seed, batch 128, 6 epochs (--quick: the digits, as R2 and T23). AdamW betas (0.9, 0.999);
+// seed, batch 128, 6 epochs (--quick: the digits, as R2 and T23, 2 epochs). AdamW betas (0.9, 0.999);
 // AK-AdamW betas (0.99, 0.999), η = 0.37 (tab:hps); weight decay 0.01 for both.
 //
 // Design (problems/protocol.hpp, fixed before any evaluation seed runs):
@@ -28,7 +28,7 @@
 //    One directional sign check per architecture (AK-AdamW lower) at the family rate over the
 //    two; the seed count is the smallest with power ≥ 0.9 when AK-AdamW is lower on 95% of
 //    seeds.
-// --quick: 1 tuning seed and 6 evaluation seeds — INCONCLUSIVE by design, and says so.
+// --quick: 2 epochs, 1 tuning seed and 6 evaluation seeds — INCONCLUSIVE by design, and says so.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -46,7 +46,7 @@ namespace akm::exp {
 
 namespace {
 
-constexpr int kTuningSeeds = 2, kQuickTuningSeeds = 1, kQuickEvaluationSeeds = 6, kEpochs = 6;
+constexpr int kTuningSeeds = 2, kQuickTuningSeeds = 1, kQuickEvaluationSeeds = 6;
 constexpr double kFavourableFraction = 0.95, kDesignPower = 0.9, kIntervalAlpha = 0.05;
 constexpr const char* kArchs[2] = {"convnet", "vit"};
 constexpr const char* kArms[2] = {"adamw", "ak-adamw"};
@@ -64,11 +64,11 @@ struct Asked {
   std::uint64_t seed;
 };
 
-nlohmann::json train(const std::string& data, int workers, const std::vector<Asked>& asked) {
+nlohmann::json train(const std::string& data, int epochs, int workers, const std::vector<Asked>& asked) {
   nlohmann::json runs = nlohmann::json::array();
   for (const Asked& a : asked)
     runs.push_back({{"arch", kArchs[a.arch]}, {"arm", kArms[a.arm]}, {"lr", a.lr}, {"seed", python_seed(a.seed)}});
-  return run_python_module("akm.torch.vision", {"--data", data, "--epochs", std::to_string(kEpochs), "--workers",
+  return run_python_module("akm.torch.vision", {"--data", data, "--epochs", std::to_string(epochs), "--workers",
                                                 std::to_string(resolve_threads(workers)), "--runs", runs.dump()});
 }
 
@@ -94,7 +94,8 @@ static void t24_vision(ExperimentContext& ctx) {
   const int tuning_seeds = quick ? kQuickTuningSeeds : kTuningSeeds;
   const ProtocolSpec spec{static_cast<int>(grid.size()), tuning_seeds, seeds};
   const SeedPlan plan = seed_plan(ctx.opts.seed, "t24", spec);
-  const int half = kEpochs / 2;
+  const int epochs = quick ? 2 : 6;
+  const int half = epochs / 2;
 
   // ---- Train: the tuning runs in one call, then the evaluation ----
   std::vector<Asked> asked;
@@ -102,11 +103,11 @@ static void t24_vision(ExperimentContext& ctx) {
     for (int a = 0; a < 2; ++a)
       for (std::size_t c = 0; c < grid.size(); ++c)
         for (auto s : plan.tuning) asked.push_back({h, a, grid[c], s});
-  const nlohmann::json tuning_runs = train(data, ctx.opts.threads, asked);
+  const nlohmann::json tuning_runs = train(data, epochs, ctx.opts.threads, asked);
   std::map<std::pair<std::size_t, std::uint64_t>, double> loss[2][2];  // [arch][arm]: (lr index, seed) → last-epoch loss
   for (std::size_t k = 0; k < asked.size(); ++k)
     loss[asked[k].arch][asked[k].arm][{(k / plan.tuning.size()) % grid.size(), asked[k].seed}] =
-        mean_train_loss(tuning_runs.at("runs").at(k), kEpochs - 1, kEpochs);
+        mean_train_loss(tuning_runs.at("runs").at(k), epochs - 1, epochs);
   Tuning tuned[2][2];
   for (int h = 0; h < 2; ++h)
     for (int a = 0; a < 2; ++a)
@@ -115,7 +116,7 @@ static void t24_vision(ExperimentContext& ctx) {
   for (int h = 0; h < 2; ++h)
     for (auto s : plan.evaluation)
       for (int a = 0; a < 2; ++a) asked.push_back({h, a, grid[tuned[h][a].chosen], s});
-  const nlohmann::json eval = train(data, ctx.opts.threads, asked);
+  const nlohmann::json eval = train(data, epochs, ctx.opts.threads, asked);
   auto run = [&](int h, int a, int s) -> const nlohmann::json& {
     return eval.at("runs").at(2 * (static_cast<std::size_t>(h) * seeds + static_cast<std::size_t>(s)) + a);
   };
@@ -171,7 +172,7 @@ static void t24_vision(ExperimentContext& ctx) {
         p.diverged_a, p.diverged_b, design_failed.empty() ? "" : " (not tuned: the sign check is gated)"));
     CsvTable curves{{"optimizer", "epoch", "mean_train_loss", "sd_train_loss", "finite_seeds"}, {}};
     for (int a = 0; a < 2; ++a)
-      for (int e = 0; e < kEpochs; ++e) {
+      for (int e = 0; e < epochs; ++e) {
         std::vector<double> v;
         for (int s = 0; s < seeds; ++s) {
           const auto& c = run(h, a, s).at("train_curve");
@@ -187,7 +188,7 @@ static void t24_vision(ExperimentContext& ctx) {
       "design: {} ({} epochs, batch 128), per architecture the lr of each optimizer tuned on one grid of {} points on {} "
       "tuning seeds by the last epoch's training loss; {} evaluation seeds; the 2 sign tests run at level {:.3g} each "
       "(smallest reachable p {:.3g}), power {:.3f} when AK-AdamW is lower on {:.0f}% of seeds{}",
-      data, kEpochs, grid.size(), tuning_seeds, seeds, level, sign_test_min_p(seeds), design_power, 100 * kFavourableFraction,
+      data, epochs, grid.size(), tuning_seeds, seeds, level, sign_test_min_p(seeds), design_power, 100 * kFavourableFraction,
       design_power < kDesignPower ? ": below 0.9, so this run cannot reach a verdict (INCONCLUSIVE by design)" : ""));
 
   // ---- Record ----
@@ -207,7 +208,7 @@ static void t24_vision(ExperimentContext& ctx) {
     ctx.out.figure(f);
   }
   ctx.params = {{"module", "akm.torch.vision"}, {"data", data}, {"sizes", tuning_runs.at("sizes")},
-                {"batch", tuning_runs.at("batch")}, {"epochs", kEpochs}, {"early_phase_epochs", half},
+                {"batch", tuning_runs.at("batch")}, {"epochs", epochs}, {"early_phase_epochs", half},
                 {"weight_decay", tuning_runs.at("weight_decay")}, {"ak", tuning_runs.at("ak")},
                 {"adamw", tuning_runs.at("adamw")}, {"dtype", tuning_runs.at("dtype")}, {"torch", tuning_runs.at("torch")},
                 {"python", tuning_runs.at("python")}, {"lr_grid", grid}, {"chosen_lr", chosen_lr},

@@ -1,14 +1,19 @@
-# The trainings the claims T23 (akm.torch.image_mlp) and T24 (akm.torch.vision) run: the
-# convolution written as a patch-keyed linear map against torch's own, the runs' independence
-# from the worker count, the paired splits, and the refusals of bad runs. On the digits (the
-# quick-mode data, installed with python3-sklearn), so the tests need no Fashion-MNIST.
+# The trainings the claims T23 (akm.torch.image_mlp), T24 (akm.torch.vision) and T25
+# (akm.torch.language) run: the convolution written as a patch-keyed linear map against torch's
+# own, the runs' independence from the worker count, the paired splits, the diagnostics' probe
+# leaving the training untouched, and the refusals of bad runs. The image tests run on the digits
+# (the quick-mode data, installed with python3-sklearn), so they need no Fashion-MNIST; the
+# language tests need the Jargon File (jargon-text) and skip without it.
 import json
+import os
 
 import pytest
 
 torch = pytest.importorskip("torch", reason="PyTorch is not installed (Debian: python3-torch)")
 pytest.importorskip("sklearn", reason="scikit-learn is not installed (Debian: python3-sklearn)")
-from akm.torch import image_mlp, vision  # noqa: E402
+from akm.torch import image_mlp, language, vision  # noqa: E402
+
+needs_text = pytest.mark.skipif(not os.path.exists(language.TEXT), reason="jargon-text is not installed")
 
 
 @pytest.mark.parametrize("stride", [1, 2])
@@ -64,3 +69,44 @@ def test_numbers_do_not_depend_on_the_worker_count(module, runs):
 def test_bad_runs_are_refused_naming_the_field(module, bad, message):
     with pytest.raises(ValueError, match=message):
         module.check_runs([bad])
+
+
+RUNS_LANGUAGE = [{"arm": "adamw", "lr": 1e-2, "seed": 5, "diagnostics": True},
+                 {"arm": "ak-adamw", "lr": 1e-3, "fallback_lr": 1e-2, "seed": 5, "diagnostics": True},
+                 {"arm": "muon", "lr": 0.03, "fallback_lr": 1e-2, "seed": 5}]
+
+
+@needs_text
+def test_language_numbers_do_not_depend_on_the_worker_count():
+    one = language.measure(language.EVAL_EVERY, RUNS_LANGUAGE, 1)
+    two = language.measure(language.EVAL_EVERY, RUNS_LANGUAGE, 2)
+    assert json.dumps(one["runs"]) == json.dumps(two["runs"])
+    assert [len(r["diag"]) for r in one["runs"]] == [1, 1, 0]
+
+
+@needs_text
+def test_the_feature_statistics_cover_every_distinct_layer_input_once():
+    # Per block: q, k, v read one input, gate and up another, o and down one each.
+    out = language.train(language.load(), dict(RUNS_LANGUAGE[1], diagnostics=True), 3 * language.EVAL_EVERY)
+    assert [d["inputs"] for d in out["diag"]] == [4 * language.DEPTH] * 3
+
+
+@needs_text
+@pytest.mark.parametrize("arm", ["adamw", "ak-adamw"])
+def test_the_diagnostics_do_not_change_the_training(arm):
+    run = dict(next(r for r in RUNS_LANGUAGE if r["arm"] == arm))
+    text = language.load()
+    steps = 2 * language.EVAL_EVERY
+    with_probe = language.train(text, dict(run, diagnostics=True), steps)
+    without = language.train(text, dict(run, diagnostics=False), steps)
+    assert with_probe["val_curve"] == without["val_curve"] and len(with_probe["diag"]) == 2
+
+
+@pytest.mark.parametrize("bad,message", [
+    ({"arm": "sgd", "lr": 0.1, "seed": 1}, "arm"),
+    ({"arm": "ak-adamw", "lr": 0.1, "seed": 1}, "fallback_lr"),
+    ({"arm": "muon", "lr": 0.0, "fallback_lr": 0.1, "seed": 1}, "lr"),
+])
+def test_bad_language_runs_are_refused_naming_the_field(bad, message):
+    with pytest.raises(ValueError, match=message):
+        language.check_runs([bad])

@@ -27,19 +27,17 @@ not depend on how many worker processes share the runs.
 prints one JSON line: the data and network, and per run its final validation loss, test
 accuracy and validation loss after every epoch.
 """
-import argparse
-import ctypes
 import gzip
-import json
 import math
-import multiprocessing
 import os
 import sys
 
 import numpy as np
 import torch
 
+from . import trainings
 from .sgd import AKSGD
+from .trainings import single_threaded
 
 FASHION_DIR = "/usr/share/datasets/fashion-mnist"
 FASHION_SIZES = {"train": 5000, "val": 1000, "test": 2000}  # drawn per seed
@@ -129,19 +127,6 @@ def evaluate(model, X, y):
     return loss, (logits.argmax(dim=1) == y).double().mean().item()
 
 
-def single_threaded():
-    """One thread for torch and for the BLAS it calls (Debian's torch calls the system libblas,
-    OpenBLAS where installed, which starts its own threads): the runs are spread over worker
-    processes instead, and a run's numbers do not depend on their count."""
-    torch.set_num_threads(1)
-    try:
-        setter = getattr(ctypes.CDLL("libblas.so.3"), "openblas_set_num_threads", None)
-    except OSError:
-        setter = None
-    if setter is not None:
-        setter(1)
-
-
 def train(sets, run, epochs):
     """One training: the run's outcomes (null outcomes when it diverged)."""
     single_threaded()
@@ -179,42 +164,19 @@ def train(sets, run, epochs):
     return out
 
 
-_SETS = None
-
-
-def _init(data):
-    global _SETS
-    _SETS = load(data)
-
-
-def _one(args):
-    run, epochs = args
-    return train(_SETS, run, epochs)
-
-
 def check_runs(runs):
-    for k, r in enumerate(runs):
-        if r.get("arm") not in ARMS:
-            raise ValueError(f"runs[{k}].arm {r.get('arm')!r} is not one of {', '.join(ARMS)}")
-        if not r.get("lr", 0) > 0:
-            raise ValueError(f"runs[{k}].lr {r.get('lr')!r} must be > 0")
-        if not 0 <= r.get("beta", -1) < 1:
-            raise ValueError(f"runs[{k}].beta {r.get('beta')!r} must lie in [0, 1)")
-        if r["arm"] == "ak-sgd" and not r.get("eta", 0) > 0:
-            raise ValueError(f"runs[{k}].eta {r.get('eta')!r} must be > 0")
-        if not (isinstance(r.get("seed"), int) and 0 <= r["seed"] < 2**31):
-            raise ValueError(f"runs[{k}].seed {r.get('seed')!r} must be an integer in [0, 2**31)")
+    trainings.check_runs(runs, {
+        "arm": trainings.one_of("arm", ARMS),
+        "lr": trainings.positive("lr"),
+        "beta": (lambda r: isinstance(r.get("beta"), (int, float)) and 0 <= r["beta"] < 1, "in [0, 1)"),
+        "eta": trainings.positive("eta", when=lambda r: r.get("arm") == "ak-sgd"),
+        "seed": trainings.seed()})
 
 
 def measure(data, epochs, runs, workers):
     """Every run, in the order given, with the data and network it used."""
     check_runs(runs)
-    if workers > 1 and len(runs) > 1:
-        with multiprocessing.get_context("fork").Pool(workers, _init, (data,)) as pool:
-            results = pool.map(_one, [(r, epochs) for r in runs], chunksize=1)
-    else:
-        sets = load(data)
-        results = [train(sets, r, epochs) for r in runs]
+    results = trainings.run_all(load, (data,), train, runs, epochs, workers)
     sizes = FASHION_SIZES if data == "fashion-mnist" else {"split": "60/20/20 of 1797"}
     return {"data": data, "sizes": sizes, "widths": list(WIDTHS), "batch": BATCH, "epochs": epochs,
             "activation": "relu", "dtype": "float32", "torch": torch.__version__,
@@ -222,24 +184,8 @@ def measure(data, epochs, runs, workers):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m akm.torch.image_mlp", description=__doc__.splitlines()[0])
-    p.add_argument("--data", required=True, choices=("fashion-mnist", "digits"))
-    p.add_argument("--epochs", type=int, required=True, help="epochs per run (≥ 1)")
-    p.add_argument("--runs", required=True, help="JSON list of {arm, lr, beta, eta, seed}")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (≥ 1); the numbers do not depend on it")
-    a = p.parse_args(argv)
-    if a.epochs < 1:
-        p.error(f"--epochs {a.epochs} must be ≥ 1")
-    if a.workers < 1:
-        p.error(f"--workers {a.workers} must be ≥ 1")
-    try:
-        runs = json.loads(a.runs)
-        if not isinstance(runs, list) or not runs:
-            raise ValueError("--runs must be a non-empty JSON list")
-        check_runs(runs)
-    except ValueError as e:
-        p.error(str(e))
-    print(json.dumps(measure(a.data, a.epochs, runs, a.workers)))
+    trainings.command(argv, "python -m akm.torch.image_mlp", __doc__, ("--epochs", "epochs per run", 1), measure,
+                      check_runs, data=("fashion-mnist", "digits"))
 
 
 if __name__ == "__main__":

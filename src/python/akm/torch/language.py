@@ -34,19 +34,17 @@ discarded before the next step.
     python -m akm.torch.language --steps 240 --workers 2 \
         --runs '[{"arm": "ak-adamw", "lr": 0.003, "fallback_lr": 0.003, "seed": 7, "diagnostics": true}]'
 """
-import argparse
 import gzip
-import json
 import math
-import multiprocessing
 import os
 import sys
 
 import torch
 
+from . import trainings
 from .adamw import AKAdamW
-from .image_mlp import single_threaded
 from .muon import Muon
+from .trainings import single_threaded
 
 TEXT = "/usr/share/doc/jargon-text/jargon.txt.gz"
 WIDTH, HEADS, DEPTH, HIDDEN, CONTEXT, BATCH = 48, 4, 2, 128, 32, 16
@@ -183,7 +181,10 @@ def probe(model, opt, layers, tokens, targets):
         Xhat = X / X.norm(dim=1, keepdim=True)
         pred = Xhat @ buffer(opt, m.weight).double().T
         cos.append((pred.reshape(-1) @ dY.reshape(-1) / (pred.norm() * dY.norm())).item())
-        key = X.data_ptr()  # q, k, v (and gate, up) read one tensor: its covariance once
+        # q, k, v (and gate, up) read one tensor: its covariance once. The key is the address of
+        # the captured input, alive in `seen` throughout (not of the converted copy X, which a
+        # later layer's copy may reuse once it is freed).
+        key = seen[m][0].data_ptr()
         if key not in features:
             lam = torch.linalg.eigvalsh(torch.cov(X.T)).clamp_min(0)
             p = lam / lam.sum()
@@ -192,7 +193,7 @@ def probe(model, opt, layers, tokens, targets):
     for c, r, t in features.values():
         cond.append(c), erank.append(r), top1.append(t)
     return {"cos_pred_delta": sum(cos) / len(cos), "condition_number": sum(cond) / len(cond),
-            "effective_rank": sum(erank) / len(erank), "top1_fraction": max(top1)}
+            "effective_rank": sum(erank) / len(erank), "top1_fraction": max(top1), "inputs": len(features)}
 
 
 def train(text, run, steps):
@@ -240,40 +241,15 @@ def train(text, run, steps):
     return out
 
 
-_TEXT = None
-
-
-def _init():
-    global _TEXT
-    _TEXT = load()
-
-
-def _one(args):
-    run, steps = args
-    return train(_TEXT, run, steps)
-
-
 def check_runs(runs):
-    if not isinstance(runs, list) or not runs:
-        raise ValueError("--runs must be a non-empty JSON list")
-    for k, r in enumerate(runs):
-        if r.get("arm") not in ARMS:
-            raise ValueError(f"runs[{k}].arm {r.get('arm')!r} is not one of {', '.join(ARMS)}")
-        for key in ("lr",) + (("fallback_lr",) if r["arm"] != "adamw" else ()):
-            if not (isinstance(r.get(key), (int, float)) and r[key] > 0):
-                raise ValueError(f"runs[{k}].{key} {r.get(key)!r} must be > 0")
-        if not (isinstance(r.get("seed"), int) and 0 <= r["seed"] < 2**31):
-            raise ValueError(f"runs[{k}].seed {r.get('seed')!r} must be an integer in [0, 2**31)")
+    trainings.check_runs(runs, {"arm": trainings.one_of("arm", ARMS), "lr": trainings.positive("lr"),
+                                "fallback_lr": trainings.positive("fallback_lr", when=lambda r: r.get("arm") != "adamw"),
+                                "seed": trainings.seed()})
 
 
 def measure(steps, runs, workers):
     check_runs(runs)
-    if workers > 1 and len(runs) > 1:
-        with multiprocessing.get_context("fork").Pool(workers, _init) as pool:
-            results = pool.map(_one, [(r, steps) for r in runs], chunksize=1)
-    else:
-        text = load()
-        results = [train(text, r, steps) for r in runs]
+    results = trainings.run_all(load, (), train, runs, steps, workers)
     return {"data": "jargon-text (the Jargon File, bytes; first 90% training, last 10% validation)",
             "network": {"width": WIDTH, "heads": HEADS, "depth": DEPTH, "hidden": HIDDEN, "context": CONTEXT,
                         "vocabulary": 256, "norm": "RMSNorm", "mlp": "SwiGLU"},
@@ -284,21 +260,8 @@ def measure(steps, runs, workers):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m akm.torch.language", description=__doc__.splitlines()[0])
-    p.add_argument("--steps", type=int, required=True, help=f"training steps per run (≥ {EVAL_EVERY})")
-    p.add_argument("--runs", required=True, help="JSON list of {arm, lr, fallback_lr, seed, diagnostics}")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (≥ 1); the numbers do not depend on it")
-    a = p.parse_args(argv)
-    if a.steps < EVAL_EVERY:
-        p.error(f"--steps {a.steps} must be ≥ {EVAL_EVERY}")
-    if a.workers < 1:
-        p.error(f"--workers {a.workers} must be ≥ 1")
-    try:
-        runs = json.loads(a.runs)
-        check_runs(runs)
-    except ValueError as e:
-        p.error(str(e))
-    print(json.dumps(measure(a.steps, runs, a.workers)))
+    trainings.command(argv, "python -m akm.torch.language", __doc__, ("--steps", "training steps per run", EVAL_EVERY),
+                      measure, check_runs)
 
 
 if __name__ == "__main__":

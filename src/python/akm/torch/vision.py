@@ -26,16 +26,15 @@ loss after every epoch, and whether it diverged (a non-finite loss, or a refused
     python -m akm.torch.vision --data fashion-mnist --epochs 6 --workers 2 \
         --runs '[{"arch": "vit", "arm": "ak-adamw", "lr": 0.001, "seed": 7}]'
 """
-import argparse
-import json
 import math
-import multiprocessing
 import sys
 
 import torch
 
+from . import trainings
 from .adamw import AKAdamW
-from .image_mlp import load, single_threaded, split
+from .image_mlp import load, split
+from .trainings import single_threaded
 
 ARCHS = ("convnet", "vit")
 ARMS = ("adamw", "ak-adamw")
@@ -186,41 +185,14 @@ def train(sets, run, epochs):
     return out
 
 
-_SETS = None
-
-
-def _init(data):
-    global _SETS
-    _SETS = load(data)
-
-
-def _one(args):
-    run, epochs = args
-    return train(_SETS, run, epochs)
-
-
 def check_runs(runs):
-    if not isinstance(runs, list) or not runs:
-        raise ValueError("--runs must be a non-empty JSON list")
-    for k, r in enumerate(runs):
-        if r.get("arch") not in ARCHS:
-            raise ValueError(f"runs[{k}].arch {r.get('arch')!r} is not one of {', '.join(ARCHS)}")
-        if r.get("arm") not in ARMS:
-            raise ValueError(f"runs[{k}].arm {r.get('arm')!r} is not one of {', '.join(ARMS)}")
-        if not (isinstance(r.get("lr"), (int, float)) and r["lr"] > 0):
-            raise ValueError(f"runs[{k}].lr {r.get('lr')!r} must be > 0")
-        if not (isinstance(r.get("seed"), int) and 0 <= r["seed"] < 2**31):
-            raise ValueError(f"runs[{k}].seed {r.get('seed')!r} must be an integer in [0, 2**31)")
+    trainings.check_runs(runs, {"arch": trainings.one_of("arch", ARCHS), "arm": trainings.one_of("arm", ARMS),
+                                "lr": trainings.positive("lr"), "seed": trainings.seed()})
 
 
 def measure(data, epochs, runs, workers):
     check_runs(runs)
-    if workers > 1 and len(runs) > 1:
-        with multiprocessing.get_context("fork").Pool(workers, _init, (data,)) as pool:
-            results = pool.map(_one, [(r, epochs) for r in runs], chunksize=1)
-    else:
-        sets = load(data)
-        results = [train(sets, r, epochs) for r in runs]
+    results = trainings.run_all(load, (data,), train, runs, epochs, workers)
     return {"data": data, "sizes": SIZES if data == "fashion-mnist" else {"split": "60/20/20 of 1797"},
             "batch": BATCH, "epochs": epochs, "weight_decay": WEIGHT_DECAY,
             "ak": {"betas": list(AK_BETAS), "eta": AK_ETA}, "adamw": {"betas": [0.9, 0.999]},
@@ -228,22 +200,8 @@ def measure(data, epochs, runs, workers):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(prog="python -m akm.torch.vision", description=__doc__.splitlines()[0])
-    p.add_argument("--data", required=True, choices=("fashion-mnist", "digits"))
-    p.add_argument("--epochs", type=int, required=True, help="epochs per run (≥ 1)")
-    p.add_argument("--runs", required=True, help="JSON list of {arch, arm, lr, seed}")
-    p.add_argument("--workers", type=int, default=1, help="worker processes (≥ 1); the numbers do not depend on it")
-    a = p.parse_args(argv)
-    if a.epochs < 1:
-        p.error(f"--epochs {a.epochs} must be ≥ 1")
-    if a.workers < 1:
-        p.error(f"--workers {a.workers} must be ≥ 1")
-    try:
-        runs = json.loads(a.runs)
-        check_runs(runs)
-    except ValueError as e:
-        p.error(str(e))
-    print(json.dumps(measure(a.data, a.epochs, runs, a.workers)))
+    trainings.command(argv, "python -m akm.torch.vision", __doc__, ("--epochs", "epochs per run", 1), measure,
+                      check_runs, data=("fashion-mnist", "digits"))
 
 
 if __name__ == "__main__":
