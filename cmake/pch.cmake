@@ -1,5 +1,5 @@
 # pch.cmake — precompiled third-party headers, to cut compile time (a cold CI build compiles
-# every translation unit three times: Release, the sanitizer build and the fuzz build).
+# every translation unit twice: Release, and the sanitizer build that the fuzz targets share).
 #
 # Only third-party and standard headers are precompiled: akm's own headers stay textual, so a
 # layer's include view (cmake/layers.cmake) still decides what a source may include. CLI11 is
