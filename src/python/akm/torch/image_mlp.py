@@ -142,14 +142,7 @@ def train(sets, run, epochs):
         for i in range(0, len(ytr), BATCH):
             idx = perm[i:i + BATCH]
             loss = torch.nn.functional.cross_entropy(model(Xtr[idx]), ytr[idx])
-            if not math.isfinite(loss.item()):
-                out["diverged"] = True
-                return out
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            try:
-                opt.step()
-            except ValueError:  # AK-SGD refuses a non-finite gradient or activation
+            if trainings.step(opt, loss) is None:
                 out["diverged"] = True
                 return out
             steps += 1

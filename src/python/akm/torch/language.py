@@ -211,16 +211,11 @@ def train(text, run, steps):
     for step in range(1, steps + 1):
         x, y = windows(train_text, BATCH, batches)
         loss = torch.nn.functional.cross_entropy(model(x).reshape(-1, 256), y.reshape(-1))
-        if not math.isfinite(loss.item()):
-            out["diverged"] = True
-            return out
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
         logged = step % EVAL_EVERY == 0
-        tracking = grad_tracking(opt, layers) if logged and run.get("diagnostics") and step > 1 else None
-        try:
-            opt.step()
-        except ValueError:  # akm.torch refuses a non-finite gradient or activation
+        tracking = []  # the pre-step buffer against this step's gradient [sec:diag-grad]
+        track = (lambda: tracking.append(grad_tracking(opt, layers))) \
+            if logged and run.get("diagnostics") and step > 1 else None
+        if trainings.step(opt, loss, track) is None:
             out["diverged"] = True
             return out
         sched.step()
@@ -234,9 +229,9 @@ def train(text, run, steps):
                 return out
             out["eval_steps"].append(step)
             out["val_curve"].append(v)
-            if tracking is not None:
+            if tracking:
                 d = probe(model, opt, layers, *probe_batch)
-                d["step"], d["cos_buffer_grad"], d["e_t"] = step, tracking[0], tracking[1]
+                d["step"], (d["cos_buffer_grad"], d["e_t"]) = step, tracking[0]
                 out["diag"].append(d)
     return out
 

@@ -4,6 +4,7 @@ command line that prints every run as one JSON line."""
 import argparse
 import ctypes
 import json
+import math
 import multiprocessing
 
 import torch
@@ -20,6 +21,24 @@ def single_threaded():
         setter = None
     if setter is not None:
         setter(1)
+
+
+def step(opt, loss, before_step=None):
+    """One training step on `loss`: the gradients, then `before_step()` if given (a diagnostic of
+    the pre-step state), then the optimizer's step. Returns the loss's value, or None when the run
+    has diverged: the loss is not finite, or akm.torch refuses a non-finite gradient or activation."""
+    value = loss.item()
+    if not math.isfinite(value):
+        return None
+    opt.zero_grad(set_to_none=True)
+    loss.backward()
+    if before_step is not None:
+        before_step()
+    try:
+        opt.step()
+    except ValueError:
+        return None
+    return value
 
 
 _WORK = None  # (train, data) in a worker process

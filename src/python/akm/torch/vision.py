@@ -163,16 +163,8 @@ def train(sets, run, epochs):
         perm, total, batches = torch.randperm(len(ytr), generator=order), 0.0, 0
         for i in range(0, len(ytr), BATCH):
             idx = perm[i:i + BATCH]
-            loss = torch.nn.functional.cross_entropy(model(Xtr[idx]), ytr[idx])
-            value = loss.item()
-            if not math.isfinite(value):
-                out["diverged"] = True
-                return out
-            opt.zero_grad(set_to_none=True)
-            loss.backward()
-            try:
-                opt.step()
-            except ValueError:  # AK-AdamW refuses a non-finite gradient or activation
+            value = trainings.step(opt, torch.nn.functional.cross_entropy(model(Xtr[idx]), ytr[idx]))
+            if value is None:
                 out["diverged"] = True
                 return out
             total, batches = total + value, batches + 1
