@@ -36,8 +36,9 @@ inline void add_pooled(PooledRecovery& pooled, const McResult& run, const std::v
   for (const PooledTerm& t : terms) {
     const LogSensitivity<double> d = log_sensitivity(t.prediction, t.eta, beta);
     idx.push_back(t.index);
-    obs.push_back({t.prediction(t.eta, beta, 1.0), se[static_cast<Eigen::Index>(t.index)], d.eta, d.beta, d.lambda,
-                   t.bias_bound});
+    const double se_t = se[static_cast<Eigen::Index>(t.index)];
+    obs.push_back({t.prediction(t.eta, beta, 1.0), se_t, d.eta, d.beta, d.lambda, t.bias_bound,
+                   se_t * std::sqrt(static_cast<double>(run.total.count())), run.unit_roundoff});
   }
   pooled.add_means(Jackknife(run.groups), std::move(idx), std::move(obs));
 }

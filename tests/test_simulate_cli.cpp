@@ -127,16 +127,25 @@ TEST(RunCli, RunAndReproduceRefusedBeforeAnyWorkWithoutGnuplot) {
   }
 }
 
-// `run` has no CUDA kernels to offer: --backend cpu is the default and accepted, cuda is
-// refused before any work (tests/bad_input.tsv has the message rows).
-TEST(RunBackend, CpuAcceptedCudaRefused) {
+// `run --backend`: cpu is the default; a claim not on ops runs its own kernels on the CPU
+// whatever is asked, and its summary says so; cuda is refused before any work where this
+// build or machine has no device (tests/bad_input.tsv has the message rows).
+TEST(RunBackend, RecordedAndCudaRefusedWithoutDevice) {
   const fs::path out = fresh("run_backend");
   auto r = run_cli("run T1 --quick --backend cpu --threads 2 --quiet --out " + out.string());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
+  EXPECT_EQ(nlohmann::json::parse(slurp(out / "T1" / "summary.json")).count("backend"), 0u);  // the default is not written
+  r = run_cli("run T1 --quick --backend reference --threads 2 --quiet --out " + out.string());
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("not on ops: ran its own kernels on the cpu, not reference"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(slurp(out / "T1" / "summary.json"));
+  EXPECT_EQ(j["backend"]["asked"], "reference");
+  EXPECT_EQ(j["backend"]["ran_on"], "cpu");
+  if (akm::cuda::built() && !akm::cuda::device_name().empty()) return;  // cuda would run here
   const fs::path none = fresh("run_backend_cuda");
   r = run_cli("run T1 --quick --backend cuda --out " + none.string());
   EXPECT_EQ(r.code, 2) << r.out;
-  EXPECT_NE(r.out.find("CPU reference engine"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("--backend = cuda"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(none));
 }

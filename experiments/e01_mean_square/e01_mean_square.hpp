@@ -55,7 +55,7 @@ struct SecondMoment {
   int i, lag;
   double bt, pred2, pred_var, exact_se;
   MeanEstimate e;  // of v², with the exact standard error for the raw key
-  std::size_t o;   // observable of v = u_iᵀP_k u_i (v² at o + 1)
+  std::size_t o, o2;  // observables of v = u_iᵀP_k u_i and of v² (ops/transport_product_layout.hpp)
   bool gated;      // no power: the exact standard error exceeds kMaxExactRelativeSe × pred2
 };
 struct T3Variances {

@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "akm/spectrum/fourth_moment.hpp"
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "akm/theory/phase.hpp"
 #include "e01_mean_square.hpp"
 #include "pooled.hpp"
@@ -42,27 +42,21 @@ T3Variances measure_t3(ExperimentContext& ctx, Key key, const Setting& s, long l
   const int L = static_cast<int>(kLags.size()), K = kLags.back();
   const std::vector<int> dirs = shown_directions(n);
   const std::size_t nd = dirs.size();
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(derive_seed(ctx.opts.seed, "E1/T3/" + k), static_cast<std::uint64_t>(trial), Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec x(n), kk(n), r(n);
-    int li = 0;
-    for (int lag = 1; lag <= K; ++lag) {
-      kern::gaussian_key(keys, s.sqrt_lambda, x);
-      kern::key_for(key, x, kk);
-      kern::transport_step(P, kk, kT3Beta, eta, r);
-      if (lag == kLags[li]) {
-        for (std::size_t d = 0; d < nd; ++d) {
-          const double v = P(dirs[d], dirs[d]);
-          out[(li * nd + d) * 2] = v;
-          out[(li * nd + d) * 2 + 1] = v * v;
-        }
-        ++li;
-      }
-    }
-  };
+  // T3's transport product from the identity with the squared diagonals, lags 1..K (ops/transport_product.hpp).
+  ops::TransportProduct op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  op.key = key;
+  op.beta = kT3Beta;
+  op.eta = eta;
+  op.second_moment = Vec(n);  // E[k_i²], the control variates' centring (unread here)
+  for (int i = 0; i < n; ++i) op.second_moment[i] = s.lam(key, i);
+  op.steps = op.lags = K;
+  op.full_lags = {};
+  op.squares = true;
+  const ops::TransportProductLayout layout = op.layout();
   T3Variances out{key, eta,
-                  monte_carlo(ctx.mc(R, "E1 T3 second moments " + k, kGroups), static_cast<std::size_t>(L) * nd * 2, kernel),
+                  ops::transport_product(op, derive_seed(ctx.opts.seed, "E1/T3/" + k), ctx.backend(),
+                                         ctx.mc(R, "E1 T3 second moments " + k, kGroups)),
                   {}};
   const McResult& res = out.res;
   const Mat S = second_moment_map(key, s, eta, kT3Beta, 1.0);
@@ -76,9 +70,9 @@ T3Variances measure_t3(ExperimentContext& ctx, Key key, const Setting& s, long l
     for (int li = 0; li < L; ++li) {
       while (lag < kLags[li]) sv = S * sv, ++lag;
       SecondMoment pt{fmt::format("{}/{}/lag={}/E[P_ii²]", k, dir_name(i), lag), i, lag, theory::beta_tilde(kT3Beta, eta, s.lam(key, i)), sv[i], 0.0,
-                      std::numeric_limits<double>::quiet_NaN(), {}, (li * nd + d) * 2, false};
+                      std::numeric_limits<double>::quiet_NaN(), {}, layout.diag(lag, i), layout.square(lag, i), false};
       pt.pred_var = pt.pred2 - std::pow(pt.bt, 2 * lag);  // pred2 = E[(u_iᵀP_k u_i)²]
-      pt.e = res.total.estimate(static_cast<Eigen::Index>(pt.o + 1));
+      pt.e = res.total.estimate(static_cast<Eigen::Index>(pt.o2));
       if (key == Key::raw) {
         // Var(P_ii²) = E[P_ii⁴] − (E[P_ii²])², both exact: standardized, not studentized
         // (the skewness stays the sample's).
@@ -127,7 +121,7 @@ void add_pooled(PooledRecovery& pooled, const Setting& s, const T3Variances& v) 
       terms.push_back({pt.o, [lam, lag](double e, double b, double m) { return std::pow(theory::beta_tilde(b, e, m * lam), lag); },
                        v.eta});
     if (!raw)
-      terms.push_back({pt.o + 1,
+      terms.push_back({pt.o2,
                        [&s, key = v.key, i, lag](double e, double b, double m) { return second_moment(key, s, e, b, m, i, lag); },
                        v.eta});
   }
@@ -140,11 +134,11 @@ CsvTable record_t3(const T3Variances& v, nlohmann::json& not_checked) {
                  {}};
   const Vec mean = v.res.total.mean(), se = v.res.total.stderr_mean(), var = v.res.total.variance();
   for (const SecondMoment& pt : v.points) {
-    const std::size_t o = pt.o;
+    const std::size_t o = pt.o, o2 = pt.o2;
     if (pt.gated)
       not_checked.push_back({{"check", pt.name},
                              {"exact_relative_se", pt.exact_se / pt.pred2}});
-    table.add({dir_name(pt.i), pt.lag, pt.bt, pt.pred2, mean[o + 1], se[o + 1], pt.exact_se,
+    table.add({dir_name(pt.i), pt.lag, pt.bt, pt.pred2, mean[o2], se[o2], pt.exact_se,
                std::sqrt(std::max(0.0, pt.pred_var)), std::sqrt(var[o]),
                std::sqrt(std::max(0.0, pt.pred_var) / kT3Trials)});
   }

@@ -8,7 +8,7 @@
 
 #include "akm/rules/kernels.hpp"
 #include "akm/rules/rules.hpp"
-#include "akm/sim/transport_control.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "common.hpp"
 #include "pooled.hpp"
 #include "sensitivity.hpp"
@@ -23,60 +23,29 @@ constexpr int kGroups = 100;  // trial groups: the jackknife of the pooled recov
 const std::vector<int> kCheckLags{1, 2, 5, 10, 20, 40};
 const std::vector<int> kFullLags{1, 5, 20};  // lags where every entry of P is recorded
 
-struct Layout {
-  int n;
-  std::size_t diag(int lag, int i) const { return static_cast<std::size_t>((lag - 1) * n + i); }
-  std::size_t full(std::size_t f, int r, int c) const {
-    return static_cast<std::size_t>(kLags * n) + f * n * n + static_cast<std::size_t>(c * n + r);
-  }
-  std::size_t horizon(int i) const { return static_cast<std::size_t>(kLags * n) + kFullLags.size() * n * n + i; }
-  // The same diagonals and horizon sums less their control variates C_k(i) (sim/transport_control.hpp).
-  std::size_t cv_diag(int lag, int i) const { return horizon(n) + static_cast<std::size_t>((lag - 1) * n + i); }
-  std::size_t cv_horizon(int i) const { return cv_diag(kLags + 1, 0) + static_cast<std::size_t>(i); }
-  std::size_t size() const { return cv_horizon(n); }
-};
+/// Where a trial's observables sit (the op's row layout at T3's lags).
+ops::TransportProductLayout layout(int n) { return {n, kLags, int(kFullLags.size())}; }
 
-/// E[k_i²] along the eigenbasis: λ_i (raw key) or λ̂_i (normalized).
-Vec second_moments(const Setting& s, Key key) {
-  Vec m(s.n());
-  for (int i = 0; i < s.n(); ++i) m[i] = s.lam(key, i);
-  return m;
+/// The op of one (spectrum, key): P_k from the identity, its lag diagonals up to kLags, full
+/// matrices at kFullLags, horizon sums to kSteps and their control variates (ops/transport_product.hpp).
+ops::TransportProduct product(const Setting& s, Key key, double eta) {
+  ops::TransportProduct op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  op.key = key;
+  op.beta = kBeta;
+  op.eta = eta;
+  op.second_moment = Vec(s.n());  // E[k_i²] along the eigenbasis: λ_i (raw key) or λ̂_i (normalized)
+  for (int i = 0; i < s.n(); ++i) op.second_moment[i] = s.lam(key, i);
+  op.steps = kSteps;
+  op.lags = kLags;
+  op.full_lags = kFullLags;
+  return op;
 }
 
 McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta, std::uint64_t seed,
                   long long trials) {
-  const int n = s.n();
-  const Layout L{n};
-  const Vec m = second_moments(s, key);
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec x(n), k(n), r(n);
-    TransportControl control(m, kBeta, eta);
-    for (int i = 0; i < n; ++i) out[L.horizon(i)] = out[L.cv_horizon(i)] = 1.0;  // k = 0 term of Σ_k P_k
-    std::size_t f = 0;
-    for (int lag = 1; lag <= kSteps; ++lag) {
-      kern::gaussian_key(keys, s.sqrt_lambda, x);
-      kern::key_for(key, x, k);
-      kern::transport_step(P, k, kBeta, eta, r);
-      control.push(k);
-      for (int i = 0; i < n; ++i) {
-        out[L.horizon(i)] += P(i, i);
-        out[L.cv_horizon(i)] += P(i, i) - control.at(i);
-      }
-      if (lag <= kLags)
-        for (int i = 0; i < n; ++i) {
-          out[L.diag(lag, i)] = P(i, i);
-          out[L.cv_diag(lag, i)] = P(i, i) - control.at(i);
-        }
-      if (f < kFullLags.size() && lag == kFullLags[f]) {
-        for (int c = 0; c < n; ++c)
-          for (int r2 = 0; r2 < n; ++r2) out[L.full(f, r2, c)] = P(r2, c);
-        ++f;
-      }
-    }
-  };
-  return monte_carlo(ctx.mc(trials, fmt::format("T3 {} {}", s.name, to_string(key)), kGroups), L.size(), kernel);
+  return ops::transport_product(product(s, key, eta), seed, ctx.backend(),
+                                ctx.mc(trials, fmt::format("T3 {} {}", s.name, to_string(key)), kGroups));
 }
 
 // [eq:transport-expansion] equals the recursion: one path, random basis, exact arithmetic
@@ -124,7 +93,7 @@ struct Run {
 /// keys are drawn from); the normalized key's λ̂_i comes from the same key moments the claim's
 /// predictions use, so an error in them would cancel in the difference and go unseen.
 std::vector<PooledTerm> transport_terms(const Run& run, bool control) {
-  const Layout L{run.s->n()};
+  const ops::TransportProductLayout L = layout(run.s->n());
   control = control && run.key == Key::raw;
   std::vector<PooledTerm> terms;
   for (int i = 0; i < run.s->n(); ++i) {
@@ -150,7 +119,7 @@ void record(ExperimentContext& ctx, Key key, const std::vector<Setting>& setting
     if (run.key != key) continue;
     const Setting& s = *run.s;
     const int n = s.n();
-    const Layout L{n};
+    const ops::TransportProductLayout L = layout(n);
     const Vec mean = run.res.total.mean(), se = run.res.total.stderr_mean();
     for (int i = 0; i < n; ++i)
       hz.add({s.name, dir_name(i), s.lam(key, i), theory::horizon(theory::beta_tilde(kBeta, run.eta, s.lam(key, i))),
@@ -229,7 +198,7 @@ static void t03_transport(ExperimentContext& ctx) {
       const Setting& s = *run.s;
       const double eta = run.eta;
       const int n = s.n();
-      const Layout L{n};
+      const ops::TransportProductLayout L = layout(n);
       const Vec mean = run.res.total.mean(), se = run.res.total.stderr_mean();
       for (int i = 0; i < n; ++i) {
         const double lam = s.lam(key, i);

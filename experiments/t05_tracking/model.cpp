@@ -68,44 +68,22 @@ void annotate(Checks& checks, const LogSensitivity<Mat>& d, int r, Eigen::Index 
 McResult simulate(ExperimentContext& ctx, const Model& md, const Mat& Q, bool rotated,
                   const Prediction& p, std::uint64_t seed, long long trials,
                   const std::string& label) {
-  const int n = md.post.n();
-  const std::size_t n_obs = static_cast<std::size_t>(kRules) * (kPost + 1) * n;
-  const Vec sqrt_l0 = md.pre.sqrt_lambda;
-  auto kernel = [&](long long trial, double* out) {
-    // All three buffers see the same keys and noise, so the horizon ratio's jackknife sees
-    // their correlation.
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    std::vector<Mat> M(kRules, Mat::Zero(kM, n));
-    Vec z(n), x(n), xh(n), delta(kM), r(kM);
-    auto step = [&](const Mat& A) {
-      delta.noalias() = A * x;
-      for (int j = 0; j < kM; ++j) delta[j] += kNoise * noise.normal();
-      kern::key_for(Key::normalized, x, xh);
-      kern::ak_step(M[kAkRaw], delta, x, kBeta, md.eta_raw, r);  // [eq:dm-update]
-      kern::ak_step(M[kAkNorm], delta, xh, kBeta, kEtaNorm, r);  // [eq:dm-norm-update]
-      kern::ema_step(M[kEma], delta, x, kBeta);                  // [eq:ema-update]
-    };
-    auto record = [&](int k) {
-      for (int ru = 0; ru < kRules; ++ru)
-        for (int i = 0; i < n; ++i) out[obs(n, ru, k, i)] = M[ru](0, i) - p.mstar1(ru, i);
-    };
-    for (int t = 1; t <= kT0; ++t) {
-      if (rotated) {
-        kern::gaussian_key(keys, sqrt_l0, z);
-        x.noalias() = Q * z;  // x = Q diag(√λ⁰) z ~ N(0, Σ_0)
-      } else {
-        kern::gaussian_key(keys, sqrt_l0, x);
-      }
-      step(md.A0);
-    }
-    record(0);
-    for (int k = 1; k <= kPost; ++k) {
-      kern::gaussian_key(keys, md.post.sqrt_lambda, x);
-      step(md.A1);
-      record(k);
-    }
-  };
-  return monte_carlo(ctx.mc(trials, label, kGroups), n_obs, kernel);
+  // All three buffers see the same keys and noise, so the horizon ratio's jackknife sees
+  // their correlation (ops/tracking.hpp).
+  ops::Tracking op;
+  op.sqrt_lambda0 = md.pre.sqrt_lambda;
+  if (rotated) op.Q = Q;  // x = Q diag(√λ⁰) z ~ N(0, Σ_0); else the pre-shift keys are √λ⁰ ∘ z
+  op.sqrt_lambda1 = md.post.sqrt_lambda;
+  op.A0 = md.A0;
+  op.A1 = md.A1;
+  op.noise_sigma = kNoise;
+  op.beta = kBeta;
+  op.eta_raw = md.eta_raw;
+  op.eta_normalized = kEtaNorm;
+  op.t0 = kT0;
+  op.post = kPost;
+  op.center = p.mstar1;  // observables T_{t0+k}u_i = M_{t0+k}u_i − M*_1u_i, at obs()
+  return ops::tracking(op, seed, ctx.backend(), ctx.mc(trials, label, kGroups));
 }
 
 /// Fit window from theory: pairs k = 0..L−1 with L the first lag where β̃^L ≤ 5%, ≥ 3 pairs.

@@ -12,6 +12,7 @@
 
 #include "akm/check/pooled.hpp"
 #include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/tracking.hpp"
 #include "akm/random/random.hpp"
 #include "akm/spectrum/spectrum.hpp"
 #include "akm/theory/tracking.hpp"
@@ -65,11 +66,7 @@ struct Prediction {
 };
 
 /// Observable layout: T_{t0+k}u_i of rule r at offset (r·(kPost+1) + k)·n + i.
-inline std::size_t obs(int n, int r, int k, int i) {
-  return (static_cast<std::size_t>(r) * (kPost + 1) + static_cast<std::size_t>(k)) *
-             static_cast<std::size_t>(n) +
-         static_cast<std::size_t>(i);
-}
+inline std::size_t obs(int n, int r, int k, int i) { return ops::tracking_obs(n, kPost, r, k, i); }
 
 /// One scenario: Σ_0's eigenbasis Q relative to Σ_1's (identity, or Haar random: "rotated").
 struct Scenario {

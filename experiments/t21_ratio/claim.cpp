@@ -11,7 +11,7 @@
 // both parts. Keys are independent Gaussian vectors drawn in the eigenbasis (docs/architecture.md,
 // "Simulating in the eigenbasis"), so direction u_i is coordinate i and the transport of the
 // identity, P_k = Π_{j≤k}(βI − ηx̂_jx̂_jᵀ), carries every direction at once.
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "common.hpp"
 #include "sensitivity.hpp"
 
@@ -21,9 +21,14 @@ namespace {
 constexpr double kEta = 0.5;  // r_i = 5λ̂_i at β = 0.9
 constexpr int kSteps = 150;   // the window's sum stops here; its tail is a bias bound below
 
-/// One trial's observables: forgetting ratio f_i at lag 1, then window fraction w_i.
-std::size_t forgetting_at(int i) { return static_cast<std::size_t>(i); }
-std::size_t window_at(int n, int i) { return static_cast<std::size_t>(n + i); }
+/// The two parts as affine maps of the transport's observables (ops/transport_product.hpp):
+/// forgetting (1 − P_1(i,i))/(1 − β), window (1 − β)·Σ_{k=0}^{K} P_k(i,i).
+MeanEstimate forgetting(const McResult& res, const ops::TransportProductLayout& L, int i) {
+  return affine(1.0 / (1.0 - kBeta), -1.0 / (1.0 - kBeta), res.total.estimate(static_cast<Eigen::Index>(L.diag(1, i))));
+}
+MeanEstimate window(const McResult& res, const ops::TransportProductLayout& L, int i) {
+  return affine(0.0, 1.0 - kBeta, res.total.estimate(static_cast<Eigen::Index>(L.horizon(i))));
+}
 
 /// eq:ratio's closed forms from theory (one source of truth), as functions of (η, β, λ̂ scale)
 /// so that sensitivity() differentiates the same formula the check uses.
@@ -42,49 +47,42 @@ static void t21_ratio(ExperimentContext& ctx) {
   ctx.params.update({{"beta", kBeta}, {"eta", kEta}, {"steps", kSteps}, {"trials", R}, {"key", "normalized"},
                      {"prediction", "forgetting ratio 1 + r_i, window ratio 1/(1 + r_i), r_i = eta lambda_hat_i/(1-beta)"}});
 
-  // ---- Simulate: the transport of the identity, normalized keys ----
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, "T21/power");
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec x(n), k(n), r(n);
-    for (int i = 0; i < n; ++i) out[window_at(n, i)] = 1.0 - kBeta;  // k = 0 term of Σ_k P_k, times 1−β
-    for (int step = 1; step <= kSteps; ++step) {
-      kern::gaussian_key(keys, s.sqrt_lambda, x);
-      kern::key_for(Key::normalized, x, k);
-      kern::transport_step(P, k, kBeta, kEta, r);
-      for (int i = 0; i < n; ++i) {
-        if (step == 1) out[forgetting_at(i)] = (1.0 - P(i, i)) / (1.0 - kBeta);
-        out[window_at(n, i)] += (1.0 - kBeta) * P(i, i);
-      }
-    }
-  };
-  const McResult res = monte_carlo(ctx.mc(R, "T21 transport"), static_cast<std::size_t>(2 * n), kernel);
+  // ---- Simulate: the transport of the identity, normalized keys, on the run's backend ----
+  ops::TransportProduct op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  op.key = Key::normalized;
+  op.beta = kBeta;
+  op.eta = kEta;
+  op.second_moment = lh;  // E[x̂_i²] = λ̂_i
+  op.steps = kSteps;
+  op.lags = 1;
+  op.full_lags = {};
+  const ops::TransportProductLayout L = op.layout();
+  const McResult res = ops::transport_product(op, derive_seed(ctx.opts.seed, "T21/power"), ctx.backend(),
+                                              ctx.mc(R, "T21 transport"));
 
   // ---- Check: per direction, both parts against EMA's ratio 1 ----
   for (int i = 0; i < n; ++i) {
     ctx.checks.mc(fmt::format("forgetting/{}", dir_name(i)), forgetting_ratio(kEta, kBeta, lh[i]),
-                  res.total.estimate(static_cast<Eigen::Index>(forgetting_at(i))));
+                  forgetting(res, L, i));
     ctx.checks.against(1.0, "EMA");
     sensitivity(ctx.checks, [&](double e, double b, double m) { return forgetting_ratio(e, b, m * lh[i]); }, kEta, kBeta);
     // The sum stops at kSteps: (1−β)·Σ_{k>K} β̃^k = (1−β)|β̃|^{K+1}/(1−β̃) is the deterministic tail.
     const double bt = theory::beta_tilde(kBeta, kEta, lh[i]);
     ctx.checks.mc(fmt::format("window/{}", dir_name(i)), window_ratio(kEta, kBeta, lh[i]),
-                  res.total.estimate(static_cast<Eigen::Index>(window_at(n, i))), 0.0,
+                  window(res, L, i), 0.0,
                   (1.0 - kBeta) * std::pow(std::abs(bt), kSteps + 1) / (1.0 - bt));
     ctx.checks.against(1.0, "EMA");
     sensitivity(ctx.checks, [&](double e, double b, double m) { return window_ratio(e, b, m * lh[i]); }, kEta, kBeta);
   }
 
   // ---- Record: one table, one figure ----
-  const Vec mean = res.total.mean(), se = res.total.stderr_mean();
   CsvTable t{{"part", "direction", "lam_hat", "r", "predicted", "measured", "stderr"}, {}};
   for (int i = 0; i < n; ++i) {
     const double r = theory::ratio_r(kBeta, kEta, lh[i]);
-    t.add({"forgetting", dir_name(i), lh[i], r, forgetting_ratio(kEta, kBeta, lh[i]), mean[forgetting_at(i)],
-           se[forgetting_at(i)]});
-    t.add({"window", dir_name(i), lh[i], r, window_ratio(kEta, kBeta, lh[i]), mean[window_at(n, i)],
-           se[window_at(n, i)]});
+    const MeanEstimate f = forgetting(res, L, i), w = window(res, L, i);
+    t.add({"forgetting", dir_name(i), lh[i], r, forgetting_ratio(kEta, kBeta, lh[i]), f.mean, f.se});
+    t.add({"window", dir_name(i), lh[i], r, window_ratio(kEta, kBeta, lh[i]), w.mean, w.se});
   }
   ctx.out.write_csv("data_ratio.csv", t);
   Figure fig;

@@ -63,7 +63,6 @@
 #include "akm/app/notebooks.hpp"
 #include "akm/app/phase.hpp"
 #include "akm/app/processes.hpp"
-#include "akm/app/run.hpp"
 #include "akm/app/simulate.hpp"
 #include "akm/app/spectrum.hpp"
 #include "akm/app/theory.hpp"

@@ -28,9 +28,17 @@ namespace {
 // An observable enters the estimate of p when it depends on p and has a Monte-Carlo error above
 // rounding: one whose trials all agree to rounding (a control variate that is exact at first
 // order, e.g. the transport's lag 1) is an algebraic identity, which an exact check covers;
-// weighting it by 1/se² with se at the rounding level would make ε̂ rounding noise.
+// weighting it by 1/se² with se at the rounding level would make ε̂ rounding noise. Two tests,
+// either marks it: se ≤ 1e-12 (relative) — the rule for double trials — and, for any arithmetic,
+// a per-trial spread ≤ 1000 unit roundoffs (relative). The second was added when T3 ran on a
+// float backend: its lag-1 control variates spread 0.2 float roundoffs per trial, se 4e-10,
+// above the double rule's floor, and their weight made the pooled recovery fail on float
+// rounding (docs/statistics.md, "Check rules"). For double trials it marks nothing the first
+// does not (sd ≤ 1.1e-13 implies se < 1e-12), so double runs read as before.
 bool reads(const PooledObservable& o, PooledParam p) {
-  return o.d(p) != 0.0 && std::isfinite(o.se) && o.se > 1e-12 * std::max(1.0, std::abs(o.predicted));
+  const double scale = std::max(1.0, std::abs(o.predicted));
+  const bool rounding = o.se <= 1e-12 * scale || (std::isfinite(o.trial_sd) && o.trial_sd <= 1e3 * o.unit_roundoff * scale);
+  return o.d(p) != 0.0 && std::isfinite(o.se) && !rounding;
 }
 
 double weight(const PooledObservable& o) { return 1.0 / (o.se * o.se); }

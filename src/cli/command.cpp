@@ -14,6 +14,7 @@
 #include "akm/app/processes.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/report/report.hpp"
+#include "akm/sim/cuda.hpp"
 
 namespace akm::cli {
 
@@ -65,6 +66,16 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
                      kMaxTrialsScale))
       ->type_name("K")
       ->default_str("1");
+  cmd->add_option_function<std::string>(
+         "--backend",
+         [&f](const std::string& s) {
+           f.backend = parse_backend(s, "--backend",
+                                     {Backend::reference, Backend::cpu, Backend::cuda, Backend::cuda_emulated});
+         },
+         "who runs the Monte Carlo of the claims on ops: reference, cpu, cuda or cuda-emulated; the "
+         "other claims run their own kernels on the CPU (the run says which ran where)")
+      ->type_name("NAME")
+      ->default_str("cpu");
 }
 
 bool show_progress(bool quiet) {
@@ -83,8 +94,10 @@ RunOptions to_options(const CommonRunFlags& f) {
   if (f.trials_scale < 1 || f.trials_scale > kMaxTrialsScale)
     throw InputError("--trials-scale", std::to_string(f.trials_scale),
                      fmt::format("must be an integer in [1, {}]", kMaxTrialsScale));
+  if (f.backend == Backend::cuda) cuda::require_usable();  // exit 2 before any work
   RunOptions o;
   o.trials_scale = f.trials_scale;
+  o.backend = f.backend;
   o.family_alpha = f.false_alarm;
   o.quick = f.quick;
   o.seed = f.seed;

@@ -9,10 +9,10 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "akm/app/ledger.hpp"
 #include "akm/app/processes.hpp"
-#include "akm/app/run.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/report/report.hpp"
 #include "akm/experiments/expectations.hpp"
@@ -74,6 +74,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
   bool all = true;
   std::vector<std::string> mismatches;
   RunProgress progress(list.size(), opts.progress);
+  std::vector<std::string> on_backend, on_cpu;  // claims run (not kept), by where they ran
   // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
   const bool tty = isatty(STDOUT_FILENO) && app::ranks() == 1;
   for (std::size_t k = 0; k < list.size(); ++k) {
@@ -106,12 +107,21 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                 << (opts.trials_scale == 1 ? ""
                     : r.trials_scaled ? fmt::format("     trials ×{} (--trials-scale)\n", opts.trials_scale)
                                       : "     no Monte-Carlo trials to scale: run as at --trials-scale 1\n")
+                << (opts.backend == Backend::cpu ? ""
+                    : r.ran_on != "cpu" ? fmt::format("     ran on {} (its ops)\n", r.ran_on)
+                                        : fmt::format("     not on ops: ran its own kernels on the cpu, not {}\n",
+                                                      to_string(opts.backend)))
                 << statement_lines(r.statements) << std::flush;
+      (r.ran_on == "cpu" ? on_cpu : on_backend).push_back(r.id);
       all = all && r.pass;
     }
     if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick, opts.trials_scale); !m.empty())
       mismatches.push_back(std::move(m));
   }
+  if (opts.backend != Backend::cpu && !(on_backend.empty() && on_cpu.empty()))
+    std::cout << fmt::format("backend {}: {}; on the cpu (not on ops): {}\n", to_string(opts.backend),
+                             on_backend.empty() ? "no claim" : fmt::format("{}", fmt::join(on_backend, " ")),
+                             on_cpu.empty() ? "none" : fmt::format("{}", fmt::join(on_cpu, " ")));
   if (app::writes()) write_report(opts.out_root);
   std::cout << fmt::format("report: {}\n", (opts.out_root / "index.html").string());
   if (!expect) return all ? 0 : 1;
@@ -157,7 +167,6 @@ struct RunState {
   std::vector<const ExperimentEntry*> chosen;
   RunOptions opts;
   bool resume = false;
-  std::string backend = "cpu";
   std::string expect_file;
   std::map<std::string, Expectation> expect;
   const std::map<std::string, Expectation>* expected() const {
@@ -182,11 +191,9 @@ const RegisterCommand run_cmd(20, "run", [](CLI::App& app) -> Plan {
   add_run_flags(run, st->flags);
   run->add_flag("--resume", st->resume,
                 "skip experiments whose summary.json matches this code version, seed, --quick, "
-                "--false-alarm and --trials-scale");
-  run->add_option("--backend", st->backend, "cpu (experiments have no CUDA kernels)")->capture_default_str();
+                "--false-alarm, --trials-scale and --backend");
   add_expect_flag(run, *st);
   return {[st] {
-            app::require_cpu_backend(st->backend);
             st->chosen = find_all(st->ids);
             if (app::writes()) require_gnuplot("akm run");
             load_expectations(*st);  // before to_options, which creates --out
@@ -208,7 +215,7 @@ const RegisterCommand reproduce_cmd(30, "reproduce", [](CLI::App& app) -> Plan {
   add_notebook_flag(rep, st->notebooks);
   rep->add_flag("--resume", st->resume,
                 "skip experiments whose summary.json matches this code version, seed, --quick, "
-                "--false-alarm and --trials-scale (its \"hash\"); rerun the rest");
+                "--false-alarm, --trials-scale and --backend (its \"hash\"); rerun the rest");
   add_expect_flag(rep, *st);
   return {[st] {
             for (const auto& e : Registry::instance().all()) st->chosen.push_back(&e);

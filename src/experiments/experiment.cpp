@@ -106,6 +106,7 @@ std::string result_hash(const ExperimentInfo& info, const RunOptions& opts) {
   std::string key = fmt::format("akm-result-v1|{}|{}|{}|{}|{}", version(), info.id, opts.seed,
                                 opts.quick ? 1 : 0, opts.family_alpha);
   if (opts.trials_scale != 1) key += fmt::format("|trials-scale={}", opts.trials_scale);
+  if (opts.backend != Backend::cpu) key += fmt::format("|backend={}", to_string(opts.backend));
   std::uint64_t h = 1469598103934665603ULL;
   for (unsigned char c : key) {
     h ^= c;
@@ -151,6 +152,10 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
     summary["trials_scale"] = opts.trials_scale;
     summary["trials_scaled"] = ctx.trials_scaled;
   }
+  // The backend asked for and the one the Monte Carlo ran on, written only when not the
+  // default cpu (a claim not on ops runs its own kernels on the CPU: ran_on "cpu").
+  const std::string ran_on = ctx.on_ops ? to_string(opts.backend) : "cpu";
+  if (opts.backend != Backend::cpu) summary["backend"] = {{"asked", to_string(opts.backend)}, {"ran_on", ran_on}};
   // Each ledger statement this experiment tests, judged from its part alone, and the status as
   // their roll-up (check/ledger_verdict.hpp): the same code as `akm ledger`, on this summary.
   const auto parts = statement_parts(compiled_ledger(), e.info.id, summary);
@@ -165,7 +170,7 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
   out.commit();
 
   ExperimentOutcome r{e.info.id, ctx.checks.all_pass(), verdict, ctx.checks.size(), 0,
-                      out.final_path(), summary["ledger"], ctx.trials_scaled};
+                      out.final_path(), summary["ledger"], ctx.trials_scaled, ran_on};
   for (const auto& c : ctx.checks.records()) r.n_failed += c.pass ? 0 : 1;
   return r;
 }

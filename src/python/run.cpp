@@ -4,6 +4,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/experiments/experiment.hpp"
+#include "akm/sim/cuda.hpp"
 #include "common.hpp"
 
 namespace akm::py {
@@ -27,15 +28,19 @@ pyb::list list_experiments() {
 }
 
 pyb::object run(const std::string& id, bool quick, unsigned long long seed, const pyb::object& out,
-                int threads, double false_alarm, bool progress, int trials_scale) {
+                int threads, double false_alarm, bool progress, int trials_scale, const std::string& backend) {
   const ExperimentEntry& e = Registry::instance().require(id);
   // The CLI's refusals (cli/command.cpp to_options); threads = 0 is "all cores".
   if (threads != 0) parse_integer("--threads", std::to_string(threads), 1, 4096);
   if (!(false_alarm > 0 && false_alarm < 1))
     throw InputError("--false-alarm", show(false_alarm), "must be a number in (0, 1)");
   parse_integer("--trials-scale", std::to_string(trials_scale), 1, kMaxTrialsScale);
+  const Backend b = parse_backend(backend, "--backend", {Backend::reference, Backend::cpu, Backend::cuda,
+                                                         Backend::cuda_emulated});
+  if (b == Backend::cuda) cuda::require_usable();
   RunOptions opts;
   opts.trials_scale = trials_scale;
+  opts.backend = b;
   opts.quick = quick;
   opts.seed = seed;
   opts.threads = threads;
@@ -76,11 +81,13 @@ void bind_run(pyb::module_& m) {
   m.def("list", &list_experiments, "The registered experiments: id, slug, title, paper labels, claim.");
   m.def("run", &run, "id"_a, "quick"_a = true, "seed"_a = RunOptions{}.seed, "out"_a = pyb::none(),
         "threads"_a = 0, "false_alarm"_a = RunOptions{}.family_alpha, "progress"_a = true,
-        "trials_scale"_a = 1,
+        "trials_scale"_a = 1, "backend"_a = "cpu",
         R"(Runs one experiment as `akm run ID [--quick] --seed S --out OUT` and returns its
 summary.json as a dict (pass, checks, params, ...). out=None: a temporary folder, removed
 afterwards; otherwise results are written to OUT/<ID>/ and summary["dir"] names it.
-trials_scale=K multiplies every Monte-Carlo claim's trials as `akm run --trials-scale K` does.
+trials_scale=K multiplies every Monte-Carlo claim's trials as `akm run --trials-scale K` does;
+backend="reference" | "cpu" | "cuda" | "cuda-emulated" runs the claims on ops there, as
+`akm run --backend` does (summary["backend"] records it when not "cpu").
 Unknown IDs raise ValueError listing the known ones. Ctrl-C stops the Monte-Carlo loops.)");
 }
 

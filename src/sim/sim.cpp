@@ -147,4 +147,40 @@ McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel
   return result;
 }
 
+McResult monte_carlo_rows(const McOptions& opts, std::size_t n_obs, const RowsKernel& rows, long long batch) {
+  if (batch <= 0 || (t_depth == 0 && dist::collective_here()))
+    return monte_carlo(opts, n_obs, [&](long long t, double* out) { rows(t, 1, 1, out); });
+  if (opts.trials < 2) throw std::invalid_argument("monte_carlo_rows: need at least 2 trials");
+  if (opts.groups < 0 || opts.groups > opts.trials)
+    throw std::invalid_argument("monte_carlo_rows: groups must be in [0, trials]");
+  const auto chunks = make_chunks(opts.trials, std::max(1LL, opts.chunk_trials), opts.groups);
+  McResult result;
+  result.total = TrialStats(n_obs);
+  result.groups.assign(static_cast<std::size_t>(opts.groups), TrialStats(n_obs));
+  const DepthGuard depth;
+  std::vector<double> buf;
+  for (std::size_t k = 0; k < chunks.size();) {
+    // Whole chunks from k until the call holds at least `batch` trials.
+    const long long first = chunks[k].begin;
+    std::size_t k1 = k + 1;
+    while (k1 < chunks.size() && chunks[k1 - 1].end - first < batch) ++k1;
+    const long long count = chunks[k1 - 1].end - first;
+    interrupt::throw_if_stop_requested();
+    buf.assign(static_cast<std::size_t>(count) * n_obs, 0.0);
+    rows(first, count, opts.threads, buf.data());
+    std::vector<TrialStats> st(k1 - k, TrialStats(n_obs));
+    parallel_for(k, k1, opts.threads, [&](std::size_t c) {
+      for (long long t = chunks[c].begin; t < chunks[c].end; ++t)
+        st[c - k].add(buf.data() + static_cast<std::size_t>(t - first) * n_obs);
+    });
+    for (std::size_t c = k; c < k1; ++c) {  // chunk order, as monte_carlo() folds
+      result.total.merge(st[c - k]);
+      if (opts.groups > 0) result.groups[static_cast<std::size_t>(chunks[c].group)].merge(st[c - k]);
+    }
+    if (opts.progress) opts.progress(chunks[k1 - 1].end, opts.trials);
+    k = k1;
+  }
+  return result;
+}
+
 }  // namespace akm

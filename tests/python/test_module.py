@@ -81,6 +81,7 @@ def cli_error(cli, *args):
     (lambda: akm.run("T999"), ["run", "T999"]),
     (lambda: akm.run("T14", trials_scale=0), ["run", "T14", "--trials-scale", "0"]),
     (lambda: akm.run("T14", trials_scale=1001), ["run", "T14", "--trials-scale", "1001"]),
+    (lambda: akm.run("T3", backend="gpu"), ["run", "T3", "--backend", "gpu"]),
     (lambda: akm.phase(x="eta:0.1:1:4", y="gamma:0:1:4", spectrum=SPEC),
      ["phase", "--x", "eta:0.1:1:4", "--y", "gamma:0:1:4", "--metric", "stable", "--spectrum", SPEC]),
     (lambda: akm.phase(x="eta:0.1:1:4", y="alpha:0.1:1:4", spectrum=SPEC, metric="rho_ratio", measure=True),
@@ -180,6 +181,13 @@ def test_run_trials_scale_multiplies_the_trials():
     two = akm.run("T1", quick=True, seed=5, progress=False, trials_scale=2)
     assert "trials_scale" not in one and two["trials_scale"] == 2 and two["trials_scaled"] is True
     assert two["params"]["trials"] == 2 * one["params"]["trials"]
+
+
+def test_run_backend_is_recorded():
+    # T1 is not on ops: asked for the reference backend it runs its own kernels on the cpu.
+    s = akm.run("T1", quick=True, seed=5, progress=False, backend="reference")
+    assert s["backend"] == {"asked": "reference", "ran_on": "cpu"}
+    assert "backend" not in akm.run("T1", quick=True, seed=5, progress=False)
 
 
 def test_run_writes_to_out(tmp_path):

@@ -19,6 +19,7 @@
 // (check/status.hpp). One parameter at a time: in many claims η and λ̂ enter only through
 // β̃ = β − ηλ̂, so their joint fit is not identified, while each alone is.
 #pragma once
+#include <limits>
 #include <cstddef>
 #include <functional>
 #include <optional>
@@ -47,6 +48,10 @@ struct PooledObservable {
   double d_ln_beta = 0;    ///< ∂p_i/∂ln β
   double d_ln_lambda = 0;  ///< ∂p_i/∂ln of the λ̂ scale
   double bias_bound = 0;   ///< declared deterministic remainder of p_i (≥ 0)
+  /// Per-trial standard deviation of the observable (NaN: unknown) and the unit roundoff of the
+  /// arithmetic its trials ran in: a spread at the rounding level marks an algebraic identity.
+  double trial_sd = std::numeric_limits<double>::quiet_NaN();
+  double unit_roundoff = 0x1p-53;
   double d(PooledParam p) const;  ///< the sensitivity to p (0 where NaN)
 };
 

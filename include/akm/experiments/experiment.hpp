@@ -14,6 +14,7 @@
 #include "akm/check/check.hpp"
 #include "akm/check/status.hpp"
 #include "akm/report/report.hpp"
+#include "akm/sim/backend.hpp"
 #include "akm/sim/sim.hpp"
 
 namespace akm {
@@ -29,6 +30,9 @@ struct RunOptions {
   /// Multiplies every Monte-Carlo claim's trials (experiments/common.hpp trials()); the
   /// tolerances and powers follow from the standard errors as at 1. In [1, kMaxTrialsScale].
   int trials_scale = 1;
+  /// Who runs the Monte Carlo of the claims that run on ops (akm/sim/ops/); the others run
+  /// their own kernels on the CPU whatever is asked (summary.json "backend").
+  Backend backend = Backend::cpu;
 };
 
 /// Largest --trials-scale: a thousand times the full run's trials is days of CPU already.
@@ -60,6 +64,13 @@ struct ExperimentContext {
   /// Set by trials() when the body draws Monte-Carlo trials that --trials-scale multiplies
   /// (summary.json "trials_scaled"; claims without such trials run as at scale 1).
   mutable bool trials_scaled = false;
+  /// Set by backend() when the body runs its Monte Carlo on ops, on opts.backend.
+  mutable bool on_ops = false;
+  /// The backend for the body's ops (opts.backend), noting that the claim runs on ops.
+  Backend backend() const {
+    on_ops = true;
+    return opts.backend;
+  }
   /// Records that a gate (docs/statistics.md, "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
@@ -132,6 +143,8 @@ struct ExperimentOutcome {
   /// "ledger" array: StatementPart::to_json).
   nlohmann::json statements = nlohmann::json::array();
   bool trials_scaled = false;  ///< its Monte-Carlo trials were multiplied by --trials-scale
+  /// Where its Monte Carlo ran: opts.backend when it runs on ops, else "cpu" (its own kernels).
+  std::string ran_on = "cpu";
 };
 
 /// Runs one experiment end to end: body, finalize checks, summary.json, atomic commit.

@@ -14,4 +14,14 @@ struct MeanEstimate {
   bool se_exact = false;  ///< se from an exact variance: standardized, not studentized
 };
 
+/// The estimate of a + b·X from that of X's mean: mean and standard error scale by b (|b|), the
+/// skewness keeps its size and takes b's sign; what the error rests on is unchanged.
+inline MeanEstimate affine(double a, double b, const MeanEstimate& x) {
+  MeanEstimate y = x;
+  y.mean = a + b * x.mean;
+  y.se = (b < 0 ? -b : b) * x.se;
+  y.skew = b < 0 ? -x.skew : x.skew;
+  return y;
+}
+
 }  // namespace akm

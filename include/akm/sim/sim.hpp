@@ -31,6 +31,9 @@ struct McOptions {
 struct McResult {
   TrialStats total;  ///< statistics over all trials
   std::vector<TrialStats> groups;  ///< contiguous trial groups (for jackknife errors)
+  /// Unit roundoff of the arithmetic the trials ran in: 2⁻⁵³ (double), 2⁻²⁴ where an op ran
+  /// on a float backend (cuda, cuda_emulated). Tells a rounding-level spread from a Monte-Carlo one.
+  double unit_roundoff = 0x1p-53;
 };
 
 /// Writes the observables of trial `trial` into out[0..n_obs).
@@ -42,6 +45,19 @@ using TrialKernel = std::function<void(long long trial, double* out)>;
 /// bit. The kernel must be a pure function of the trial index (it already runs on any
 /// thread in any order).
 McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel& kernel);
+
+/// Writes the observables of trials [first, first + count) as `count` rows of n_obs, on `threads`
+/// host threads (an op's backend: a device ignores the threads).
+using RowsKernel = std::function<void(long long first, long long count, int threads, double* rows)>;
+
+/// monte_carlo() for a kernel that writes many trials at once, an op's backend (akm/sim/ops/).
+/// batch = 0: one call per trial, the trials spread over the threads as monte_carlo() spreads
+/// them (the host backends); batch > 0: calls of at least `batch` whole chunks' trials in turn,
+/// each given every thread (a device's launches; under MPI the calls are per trial). Every
+/// chunk's statistics are built in trial order and folded in chunk order either way, so the
+/// result equals monte_carlo() with a kernel writing the same rows, bit for bit, whatever the
+/// batch or thread count.
+McResult monte_carlo_rows(const McOptions& opts, std::size_t n_obs, const RowsKernel& rows, long long batch = 0);
 
 /// Bytes of chunk statistics gathered per exchange round across ranks (64 MiB; the
 /// environment variable AKM_DIST_ROUND_BYTES overrides it, e.g. to test many rounds).

@@ -1,0 +1,50 @@
+// ops/transport_product — the transport product pushed from the identity, T3's Monte Carlo
+// [lem:transport, eq:horizon]; its backends in src/sim/ops/transport_product/.
+//
+// P_k = Π_{j≤k}(βI − ηk_jk_jᵀ), P_0 = I, in the eigenbasis of Σ with keys k = x (raw) or
+// x̂ = x/‖x‖ (normalized), x = √λ ∘ z. E[P_k] = (βI − ηE[kkᵀ])^k is diagonal with entries
+// β̃_i^k, and Σ_k β̃_i^k = τ_i. Row r of P evolves alone, p ← βp − η(p·k)k, on the trial's
+// keys: the device backends give each row its own thread.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "akm/base/key.hpp"
+#include "akm/base/linalg.hpp"
+#include "akm/sim/backend.hpp"
+#include "akm/sim/ops/common.hpp"
+#include "akm/sim/ops/transport_product_layout.hpp"
+#include "akm/sim/sim.hpp"
+
+namespace akm::ops {
+
+/// One transport-product experiment: the key law, the rule's (β, η), what each trial records.
+struct TransportProduct {
+  Vec sqrt_lambda;  ///< √λ_i of the key law x = √λ ∘ z (eigen-coordinates); n = its size
+  Key key = Key::raw;  ///< the buffer's key: x, or x̂ = x/‖x‖
+  double beta = 0.9;  ///< decay β in [0, 1)
+  double eta = 0.1;  ///< AK step η > 0
+  /// E[k_i²] (λ_i raw, λ̂_i normalized): the control variates' centring (transport_control.hpp).
+  Vec second_moment;
+  int steps = 150;  ///< pushes per trial; the horizon sums stop here
+  int lags = 60;  ///< lags 1..lags whose diagonal is recorded (≤ steps)
+  std::vector<int> full_lags{1, 5, 20};  ///< increasing lags ≤ steps whose every entry is recorded
+  bool squares = false;  ///< also record P_k(i,i)², k = 1..lags
+
+  int n() const { return int(sqrt_lambda.size()); }
+  TransportProductLayout layout() const { return {n(), lags, int(full_lags.size()), squares}; }
+  /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
+  void validate() const;
+};
+
+/// Rows of trials [first, first + count) into rows (count × layout().size(), row-major), trial t
+/// on the stream (seed, t, keys), on `backend` with `threads` host threads.
+void transport_product_rows(const TransportProduct& op, std::uint64_t seed, Backend backend, long long first,
+                            long long count, int threads, double* rows);
+
+/// The op's Monte-Carlo statistics over mc.trials trials (mc's groups, chunks and threads) on
+/// `backend`: the trials' rows folded in chunk order (monte_carlo_rows), so the statistics do
+/// not depend on the thread count or on how the backend batches its trials.
+McResult transport_product(const TransportProduct& op, std::uint64_t seed, Backend backend, const McOptions& mc);
+
+}  // namespace akm::ops

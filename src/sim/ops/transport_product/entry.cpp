@@ -1,0 +1,89 @@
+// transport_product/entry — ops::transport_product: the op checked, the backend chosen, the
+// path beside this file run, its rows folded into the run's statistics.
+#include "akm/sim/ops/transport_product.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "akm/base/errors.hpp"
+#include "akm/theory/theory.hpp"
+#include "../../cuda/host.hpp"
+#include "backends.hpp"
+
+namespace akm::ops {
+
+void TransportProduct::validate() const {
+  if (n() < 1) throw InputError("n", std::to_string(n()), "must be at least 1 (the key's dimension)");
+  if (!(beta >= 0 && beta < 1)) throw InputError("beta", fmt::format("{}", beta), "must be in [0, 1)");
+  if (!(eta > 0 && std::isfinite(eta))) throw InputError("eta", fmt::format("{}", eta), "must be finite and > 0");
+  if (second_moment.size() != sqrt_lambda.size())
+    throw InputError("second_moment", std::to_string(second_moment.size()) + " entries",
+                     "must have n = " + std::to_string(n()) + " entries");
+  for (Eigen::Index i = 0; i < sqrt_lambda.size(); ++i)
+    if (!(std::isfinite(sqrt_lambda[i]) && sqrt_lambda[i] >= 0 && std::isfinite(second_moment[i])))
+      throw InputError("sqrt_lambda", fmt::format("entry {}", i), "must be finite and ≥ 0, with a finite E[k²]");
+  if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
+  if (lags < 1 || lags > steps)
+    throw InputError("lags", std::to_string(lags), "must be in [1, steps = " + std::to_string(steps) + "]");
+  for (std::size_t f = 0; f < full_lags.size(); ++f)
+    if (full_lags[f] < 1 || full_lags[f] > steps || (f > 0 && full_lags[f] <= full_lags[f - 1]))
+      throw InputError("full_lags", std::to_string(full_lags[f]), "must increase within [1, steps]");
+}
+
+namespace detail {
+
+TransportProductPlain plain(const TransportProduct& op) {
+  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.steps, op.full_lags, op.layout()};
+  for (int i = 0; i < op.n(); ++i) {
+    p.sqrt_lambda.push_back(op.sqrt_lambda[i]);
+    p.second_moment.push_back(op.second_moment[i]);
+    p.beta_tilde.push_back(theory::beta_tilde(op.beta, op.eta, op.second_moment[i]));  // as TransportControl
+  }
+  return p;
+}
+
+}  // namespace detail
+
+namespace {
+
+// The backend's path; `p` is plain(op), made once per run rather than once per call.
+void rows_on(const TransportProduct& op, const detail::TransportProductPlain& p, std::uint64_t seed, Backend backend, long long first,
+             long long count, int threads, double* rows) {
+  switch (backend) {
+    case Backend::reference: return detail::transport_product_reference(op, seed, first, count, threads, rows);
+    case Backend::cpu: return detail::transport_product_cpu(p, seed, first, count, threads, rows);
+    case Backend::cuda:
+#if defined(AKM_WITH_CUDA)
+      return detail::transport_product_cuda(p, seed, first, count, rows);
+#else
+      cuda::detail::no_cuda_backend();
+#endif
+    case Backend::cuda_emulated: return detail::transport_product_cuda_emulated(p, seed, first, count, threads, rows);
+  }
+  throw std::invalid_argument("ops::transport_product: unknown backend");
+}
+
+}  // namespace
+
+void transport_product_rows(const TransportProduct& op, std::uint64_t seed, Backend backend, long long first, long long count,
+               int threads, double* rows) {
+  op.validate();
+  rows_on(op, detail::plain(op), seed, backend, first, count, threads, rows);
+}
+
+McResult transport_product(const TransportProduct& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
+  op.validate();
+  const auto p = detail::plain(op);
+  // The device gets launches of ≥ 2048 trials (65 536 threads at n = 32); the host backends
+  // one trial per call, spread over the threads.
+  const long long batch = backend == Backend::cuda ? 2048 : 0;
+  McResult res = monte_carlo_rows(mc, op.layout().size(), [&](long long first, long long count, int threads, double* rows) {
+    rows_on(op, p, seed, backend, first, count, threads, rows);
+  }, batch);
+  if (backend == Backend::cuda || backend == Backend::cuda_emulated) res.unit_roundoff = 0x1p-24;  // float trials
+  return res;
+}
+
+}  // namespace akm::ops

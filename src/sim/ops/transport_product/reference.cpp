@@ -1,0 +1,48 @@
+// transport_product/reference — the plain reference: akm::Stream, the per-trial kernels of
+// akm/rules/kernels.hpp and TransportControl, the whole n×n product per step. cpu.cpp, cuda.cu
+// and emulated.cpp beside it are held to it by tests/ops/test_transport_product.cpp.
+#include "akm/random/random.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/sim/transport_control.hpp"
+#include "backends.hpp"
+
+namespace akm::ops::detail {
+
+void transport_product_reference(const TransportProduct& op, std::uint64_t seed, long long first, long long count,
+                                 int threads, double* rows) {
+  const int n = op.n();
+  const TransportProductLayout L = op.layout();
+  parallel_for(0, std::size_t(count), threads, [&](std::size_t j) {
+    const long long trial = first + (long long)j;
+    double* out = rows + j * L.size();
+    Stream keys(seed, std::uint64_t(trial), Purpose::keys);
+    Mat P = Mat::Identity(n, n);
+    Vec x(n), k(n), r(n);
+    TransportControl control(op.second_moment, op.beta, op.eta);
+    for (int i = 0; i < n; ++i) out[L.horizon(i)] = out[L.cv_horizon(i)] = 1.0;  // k = 0 term of Σ_k P_k
+    std::size_t f = 0;
+    for (int lag = 1; lag <= op.steps; ++lag) {
+      kern::gaussian_key(keys, op.sqrt_lambda, x);
+      kern::key_for(op.key, x, k);
+      kern::transport_step(P, k, op.beta, op.eta, r);
+      control.push(k);
+      for (int i = 0; i < n; ++i) {
+        out[L.horizon(i)] += P(i, i);
+        out[L.cv_horizon(i)] += P(i, i) - control.at(i);
+      }
+      if (lag <= op.lags)
+        for (int i = 0; i < n; ++i) {
+          out[L.diag(lag, i)] = P(i, i);
+          out[L.cv_diag(lag, i)] = P(i, i) - control.at(i);
+          if (L.squares) out[L.square(lag, i)] = P(i, i) * P(i, i);
+        }
+      if (f < op.full_lags.size() && lag == op.full_lags[f]) {
+        for (int c = 0; c < n; ++c)
+          for (int r2 = 0; r2 < n; ++r2) out[L.full(int(f), r2, c)] = P(r2, c);
+        ++f;
+      }
+    }
+  });
+}
+
+}  // namespace akm::ops::detail
