@@ -14,7 +14,7 @@
 #include "akm/app/processes.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/report/report.hpp"
-#include "akm/sim/cuda.hpp"
+#include "akm/app/run.hpp"
 
 namespace akm::cli {
 
@@ -68,10 +68,7 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
       ->default_str("1");
   cmd->add_option_function<std::string>(
          "--backend",
-         [&f](const std::string& s) {
-           f.backend = parse_backend(s, "--backend",
-                                     {Backend::reference, Backend::cpu, Backend::cuda, Backend::cuda_emulated});
-         },
+         [&f](const std::string& s) { f.backend = s; },
          "who runs the Monte Carlo of the claims on ops: reference, cpu, cuda or cuda-emulated; the "
          "other claims run their own kernels on the CPU (the run says which ran where)")
       ->type_name("NAME")
@@ -94,10 +91,9 @@ RunOptions to_options(const CommonRunFlags& f) {
   if (f.trials_scale < 1 || f.trials_scale > kMaxTrialsScale)
     throw InputError("--trials-scale", std::to_string(f.trials_scale),
                      fmt::format("must be an integer in [1, {}]", kMaxTrialsScale));
-  if (f.backend == Backend::cuda) cuda::require_usable();  // exit 2 before any work
   RunOptions o;
+  o.backend = app::run_backend(f.backend);  // cuda without a device: exit 2 before any work
   o.trials_scale = f.trials_scale;
-  o.backend = f.backend;
   o.family_alpha = f.false_alarm;
   o.quick = f.quick;
   o.seed = f.seed;

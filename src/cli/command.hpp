@@ -56,7 +56,7 @@ struct CommonRunFlags {
   bool quiet = false;
   double false_alarm = RunOptions{}.family_alpha;
   int trials_scale = 1;  // --trials-scale K in [1, kMaxTrialsScale]
-  Backend backend = Backend::cpu;  // --backend: who runs the Monte Carlo of the claims on ops
+  std::string backend = "cpu";  // --backend: who runs the Monte Carlo of the claims on ops (app::run_backend)
 };
 
 void add_run_flags(CLI::App* cmd, CommonRunFlags& f);

@@ -4,7 +4,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/experiments/experiment.hpp"
-#include "akm/sim/cuda.hpp"
+#include "akm/app/run.hpp"
 #include "common.hpp"
 
 namespace akm::py {
@@ -35,9 +35,7 @@ pyb::object run(const std::string& id, bool quick, unsigned long long seed, cons
   if (!(false_alarm > 0 && false_alarm < 1))
     throw InputError("--false-alarm", show(false_alarm), "must be a number in (0, 1)");
   parse_integer("--trials-scale", std::to_string(trials_scale), 1, kMaxTrialsScale);
-  const Backend b = parse_backend(backend, "--backend", {Backend::reference, Backend::cpu, Backend::cuda,
-                                                         Backend::cuda_emulated});
-  if (b == Backend::cuda) cuda::require_usable();
+  const Backend b = app::run_backend(backend);
   RunOptions opts;
   opts.trials_scale = trials_scale;
   opts.backend = b;

@@ -34,6 +34,22 @@ std::vector<Chunk> make_chunks(long long trials, long long chunk, int groups) {
   return chunks;
 }
 
+// The chunks of a run, after refusing options no run can have.
+std::vector<Chunk> checked_chunks(const McOptions& opts) {
+  if (opts.trials < 2) throw std::invalid_argument("monte_carlo: need at least 2 trials");
+  if (opts.groups < 0 || opts.groups > opts.trials)
+    throw std::invalid_argument("monte_carlo: groups must be in [0, trials]");
+  return make_chunks(opts.trials, std::max(1LL, opts.chunk_trials), opts.groups);
+}
+
+// Zero statistics for all trials and for each group.
+McResult empty_result(const McOptions& opts, std::size_t n_obs) {
+  McResult result;
+  result.total = TrialStats(n_obs);
+  result.groups.assign(static_cast<std::size_t>(opts.groups), TrialStats(n_obs));
+  return result;
+}
+
 // Runs chunks [first, last) on the shared pool (akm/base/thread_pool.hpp). `take(k, stats)`
 // receives every finished chunk in chunk order (under a lock, so folding there is safe and
 // order-fixed); `done(d)` gets the number of trials finished so far in this call.
@@ -87,14 +103,8 @@ std::size_t dist_round_bytes() {
 }
 
 McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel& kernel) {
-  if (opts.trials < 2) throw std::invalid_argument("monte_carlo: need at least 2 trials");
-  if (opts.groups < 0 || opts.groups > opts.trials)
-    throw std::invalid_argument("monte_carlo: groups must be in [0, trials]");
-  const auto chunks = make_chunks(opts.trials, std::max(1LL, opts.chunk_trials), opts.groups);
-
-  McResult result;
-  result.total = TrialStats(n_obs);
-  result.groups.assign(static_cast<std::size_t>(opts.groups), TrialStats(n_obs));
+  const auto chunks = checked_chunks(opts);
+  McResult result = empty_result(opts, n_obs);
   auto fold = [&](std::size_t k, const TrialStats& st) {
     result.total.merge(st);
     if (opts.groups > 0) result.groups[static_cast<std::size_t>(chunks[k].group)].merge(st);
@@ -150,13 +160,8 @@ McResult monte_carlo(const McOptions& opts, std::size_t n_obs, const TrialKernel
 McResult monte_carlo_rows(const McOptions& opts, std::size_t n_obs, const RowsKernel& rows, long long batch) {
   if (batch <= 0 || (t_depth == 0 && dist::collective_here()))
     return monte_carlo(opts, n_obs, [&](long long t, double* out) { rows(t, 1, 1, out); });
-  if (opts.trials < 2) throw std::invalid_argument("monte_carlo_rows: need at least 2 trials");
-  if (opts.groups < 0 || opts.groups > opts.trials)
-    throw std::invalid_argument("monte_carlo_rows: groups must be in [0, trials]");
-  const auto chunks = make_chunks(opts.trials, std::max(1LL, opts.chunk_trials), opts.groups);
-  McResult result;
-  result.total = TrialStats(n_obs);
-  result.groups.assign(static_cast<std::size_t>(opts.groups), TrialStats(n_obs));
+  const auto chunks = checked_chunks(opts);
+  McResult result = empty_result(opts, n_obs);
   const DepthGuard depth;
   std::vector<double> buf;
   for (std::size_t k = 0; k < chunks.size();) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "../rounding_bounds.hpp"
 #include "akm/random/stream_hd.hpp"
@@ -50,6 +51,22 @@ inline double normal_error(std::uint64_t seed, long long trials, std::uint32_t p
     akm::hd::Stream<float> f(seed, std::uint64_t(t), purpose);
     akm::hd::Stream<double> d(seed, std::uint64_t(t), purpose);
     for (long long i = 0; i < count; ++i) worst = std::max(worst, std::abs(double(f.normal()) - d.normal()));
+  }
+  return worst;
+}
+
+// Worst over the trials (rows of n_obs) of max_j |a − b| / max_j |a| on observables [j0, j1):
+// the rows of an op's *_rows entry point, which the claims' ops write.
+inline double max_rel_diff_rows(const std::vector<double>& a, const std::vector<double>& b, std::size_t n_obs,
+                                std::size_t j0, std::size_t j1) {
+  double worst = 0;
+  for (std::size_t t = 0; t * n_obs < a.size(); ++t) {
+    double scale = 0, diff = 0;
+    for (std::size_t j = j0; j < j1; ++j) {
+      scale = std::max(scale, std::abs(a[t * n_obs + j]));
+      diff = std::max(diff, std::abs(a[t * n_obs + j] - b[t * n_obs + j]));
+    }
+    worst = std::max(worst, diff / std::max(scale, 1e-300));
   }
   return worst;
 }

@@ -53,16 +53,7 @@ std::vector<double> rows(const ops::Tracking& p, Backend b, long long first, lon
 // Worst over trials and rules of max |a − b| / max |a| over the rule's entries.
 double worst(const ops::Tracking& p, const std::vector<double>& a, const std::vector<double>& b) {
   double w = 0;
-  const std::size_t n_obs = p.n_obs();
-  for (std::size_t t = 0; t * n_obs < a.size(); ++t)
-    for (int r = 0; r < 3; ++r) {
-      double scale = 0, diff = 0;
-      for (std::size_t j = p.obs(r, 0, 0); j < p.obs(r + 1, 0, 0); ++j) {
-        scale = std::max(scale, std::abs(a[t * n_obs + j]));
-        diff = std::max(diff, std::abs(a[t * n_obs + j] - b[t * n_obs + j]));
-      }
-      w = std::max(w, diff / std::max(scale, 1e-300));
-    }
+  for (int r = 0; r < 3; ++r) w = std::max(w, max_rel_diff_rows(a, b, p.n_obs(), p.obs(r, 0, 0), p.obs(r + 1, 0, 0)));
   return w;
 }
 

@@ -63,16 +63,7 @@ std::vector<Part> parts(const ops::TransportProductLayout& L) {
 
 // Worst over trials of max |a − b| / max |a| within a part.
 double worst(const std::vector<double>& a, const std::vector<double>& b, std::size_t n_obs, const Part& part) {
-  double w = 0;
-  for (std::size_t t = 0; t * n_obs < a.size(); ++t) {
-    double scale = 0, diff = 0;
-    for (std::size_t j = part.j0; j < part.j1; ++j) {
-      scale = std::max(scale, std::abs(a[t * n_obs + j]));
-      diff = std::max(diff, std::abs(a[t * n_obs + j] - b[t * n_obs + j]));
-    }
-    w = std::max(w, diff / std::max(scale, 1e-300));
-  }
-  return w;
+  return max_rel_diff_rows(a, b, n_obs, part.j0, part.j1);
 }
 
 }  // namespace

@@ -48,10 +48,10 @@ struct PooledObservable {
   double d_ln_beta = 0;    ///< ∂p_i/∂ln β
   double d_ln_lambda = 0;  ///< ∂p_i/∂ln of the λ̂ scale
   double bias_bound = 0;   ///< declared deterministic remainder of p_i (≥ 0)
-  /// Per-trial standard deviation of the observable (NaN: unknown) and the unit roundoff of the
-  /// arithmetic its trials ran in: a spread at the rounding level marks an algebraic identity.
+  /// Per-trial standard deviation of the observable (NaN: unknown); a spread at the rounding
+  /// level of unit_roundoff marks an algebraic identity.
   double trial_sd = std::numeric_limits<double>::quiet_NaN();
-  double unit_roundoff = 0x1p-53;
+  double unit_roundoff = 0x1p-53;  ///< of the arithmetic the trials ran in (2⁻⁵³ double, 2⁻²⁴ float)
   double d(PooledParam p) const;  ///< the sensitivity to p (0 where NaN)
 };
 

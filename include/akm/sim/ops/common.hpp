@@ -15,6 +15,7 @@
 #include "akm/base/thread_pool.hpp"
 #include "akm/sim/backend.hpp"
 #include "akm/sim/engine/engine.hpp"
+#include "akm/sim/sim.hpp"
 
 namespace akm::ops {
 
@@ -66,6 +67,17 @@ Observations run_trials(long long trials, int n_obs, int threads, Fn&& fn) {
                  fn((long long)t, o.values.data() + t * std::size_t(n_obs));
                }, 8);
   return o;
+}
+
+/// A claim op's statistics (monte_carlo_rows over mc), whatever its backend: `rows_on(first,
+/// count, threads, rows)` runs the backend's path; the device (cuda) gets launches of at least
+/// `device_batch` trials, the host backends a trial per call spread over the threads; and the
+/// result records the unit roundoff of the trials' arithmetic (float on cuda and cuda_emulated).
+template <class RowsOn>
+McResult fold_rows(const McOptions& mc, std::size_t n_obs, Backend backend, long long device_batch, RowsOn&& rows_on) {
+  McResult res = monte_carlo_rows(mc, n_obs, rows_on, backend == Backend::cuda ? device_batch : 0);
+  if (backend == Backend::cuda || backend == Backend::cuda_emulated) res.unit_roundoff = 0x1p-24;
+  return res;
 }
 
 }  // namespace akm::ops

@@ -28,21 +28,23 @@ struct Tracking {
   Vec sqrt_lambda0;  ///< √λ⁰ of the pre-shift law, in its own eigenbasis
   Mat Q;  ///< n×n: Σ_0's eigenbasis in Σ_1's coordinates; empty: the identity
   Vec sqrt_lambda1;  ///< √λ¹ of the post-shift law; n = its size
-  Mat A0, A1;  ///< m×n value maps before and after the shift
+  Mat A0;  ///< m×n value map before the shift
+  Mat A1;  ///< m×n value map after it
   double noise_sigma = 0.5;  ///< σ of ξ
   double beta = 0.9;  ///< β of all three buffers
-  double eta_raw = 0.1, eta_normalized = 0.5;  ///< the AK steps (EMA has none)
+  double eta_raw = 0.1;  ///< AK step of the raw-key buffer
+  double eta_normalized = 0.5;  ///< AK step of the normalized-key buffer (EMA has none)
   int t0 = 60;  ///< steps before the shift
   int post = 40;  ///< recorded lags k = 0..post after it
   /// 3×n, row BufferKind r: subtracted from buffer r's recorded row 0 (M*_1, so the
   /// observables are the tracking errors T_{t0+k}u_i).
   Mat center;
 
-  int n() const { return int(sqrt_lambda1.size()); }
-  int m() const { return int(A0.rows()); }
+  int n() const { return int(sqrt_lambda1.size()); }  ///< the key's dimension
+  int m() const { return int(A0.rows()); }  ///< the buffers' rows (value dimension)
   /// Observable of rule r (BufferKind value 0..2), lag k, direction i.
   std::size_t obs(int r, int k, int i) const { return tracking_obs(n(), post, r, k, i); }
-  std::size_t n_obs() const { return obs(3, 0, 0); }
+  std::size_t n_obs() const { return obs(3, 0, 0); }  ///< observables per trial
   /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
   void validate() const;
 };

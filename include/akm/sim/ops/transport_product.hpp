@@ -31,7 +31,8 @@ struct TransportProduct {
   std::vector<int> full_lags{1, 5, 20};  ///< increasing lags ≤ steps whose every entry is recorded
   bool squares = false;  ///< also record P_k(i,i)², k = 1..lags
 
-  int n() const { return int(sqrt_lambda.size()); }
+  int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
+  /// Where each observable sits in a trial's row.
   TransportProductLayout layout() const { return {n(), lags, int(full_lags.size()), squares}; }
   /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
   void validate() const;

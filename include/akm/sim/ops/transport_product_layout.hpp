@@ -13,8 +13,10 @@ namespace akm::ops {
 /// diagonals and horizon sums less their control variates C_k(i) (transport_control.hpp); and,
 /// when `squares`, the squared diagonals P_k(i,i)² (the second moments of [E1]).
 struct TransportProductLayout {
-  int n = 0, lags = 0, n_full = 0;
-  bool squares = false;
+  int n = 0;  ///< directions
+  int lags = 0;  ///< recorded lag diagonals, k = 1..lags
+  int n_full = 0;  ///< lags with every entry of P
+  bool squares = false;  ///< the squared diagonals follow
   /// P_k(i,i) at lag k in [1, lags].
   AKM_HD std::size_t diag(int lag, int i) const { return std::size_t(lag - 1) * n + i; }
   /// P_k(r,c) at the f-th full lag.

@@ -89,14 +89,10 @@ void tracking_rows(const Tracking& op, std::uint64_t seed, Backend backend, long
 McResult tracking(const Tracking& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
   op.validate();
   const auto p = detail::plain(op);
-  // The device gets launches of ≥ 65 536 trials (a thread each); the host backends one trial
-  // per call, spread over the threads.
-  const long long batch = backend == Backend::cuda ? 65536 : 0;
-  McResult res = monte_carlo_rows(mc, op.n_obs(), [&](long long first, long long count, int threads, double* rows) {
+  // The device gets launches of ≥ 65 536 trials (a thread each).
+  return fold_rows(mc, op.n_obs(), backend, 65536, [&](long long first, long long count, int threads, double* rows) {
     rows_on(op, p, seed, backend, first, count, threads, rows);
-  }, batch);
-  if (backend == Backend::cuda || backend == Backend::cuda_emulated) res.unit_roundoff = 0x1p-24;  // float trials
-  return res;
+  });
 }
 
 }  // namespace akm::ops

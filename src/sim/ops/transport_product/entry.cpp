@@ -76,14 +76,10 @@ void transport_product_rows(const TransportProduct& op, std::uint64_t seed, Back
 McResult transport_product(const TransportProduct& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
   op.validate();
   const auto p = detail::plain(op);
-  // The device gets launches of ≥ 2048 trials (65 536 threads at n = 32); the host backends
-  // one trial per call, spread over the threads.
-  const long long batch = backend == Backend::cuda ? 2048 : 0;
-  McResult res = monte_carlo_rows(mc, op.layout().size(), [&](long long first, long long count, int threads, double* rows) {
+  // The device gets launches of ≥ 2048 trials (65 536 threads at n = 32).
+  return fold_rows(mc, op.layout().size(), backend, 2048, [&](long long first, long long count, int threads, double* rows) {
     rows_on(op, p, seed, backend, first, count, threads, rows);
-  }, batch);
-  if (backend == Backend::cuda || backend == Backend::cuda_emulated) res.unit_roundoff = 0x1p-24;  // float trials
-  return res;
+  });
 }
 
 }  // namespace akm::ops
