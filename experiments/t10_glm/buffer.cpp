@@ -1,4 +1,5 @@
 // T10 glm, part A: the buffer alone at a fixed w [app:glm]. The claim and the design of all parts: claim.cpp.
+#include "akm/sim/ops/glm_buffer.hpp"
 #include "t10_glm.hpp"
 
 namespace akm::exp::t10 {
@@ -25,7 +26,7 @@ std::pair<double, double> BufferRun::predict_at(double eta, double beta, double 
 BufferRun measure_buffer(ExperimentContext& ctx, const Setting& s) {
   const int n = s.n();
   BufferRun run;
-  run.trials = trials(ctx, 20000, 4000);
+  run.trials = trials(ctx, 2'500'000, 100'000);
   const long long S = trials(ctx, 1'000'000, 200'000);
   run.ws = with_margin(gaussian_vector(n, derive_seed(ctx.opts.seed, "T10/A/w_star")), s.spectrum.lambda, kMargin);
   run.w0 = Vec::Zero(n);
@@ -38,32 +39,20 @@ BufferRun measure_buffer(ExperimentContext& ctx, const Setting& s) {
       teacher, run.w1, {S, 256, derive_seed(ctx.opts.seed, "T10/A/moments1"), ctx.opts.threads, false});
 
   run.shown = {0, 1, 4, n - 1};
-  const std::vector<int>& shown = run.shown;
-  const Vec &w0 = run.w0, &w1 = run.w1;
-  const std::size_t n_cp = kCheckpoints.size();
-  const int T = kT0 + kPost;
-  const std::size_t n_obs = n_cp * n + shown.size() * T;
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, "T10/A/sim");
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys), labels(seed, trial, Purpose::noise);
-    Mat M = Mat::Zero(1, n);
-    Vec x(n), k(n), delta(1), r(1);
-    std::size_t cp = 0;
-    double* tr = out + n_cp * n;
-    for (int t = 1; t <= T; ++t) {
-      const Vec& w = t <= kT0 ? w0 : w1;  // w switches after step t0
-      teacher.key(keys, x);
-      delta[0] = lg::residual(w, x, teacher.label(labels, x));  // δ = σ(wᵀx) − y
-      kern::key_for(Key::normalized, x, k);
-      kern::ak_step(M, delta, k, kBeta, kEta, r);  // [eq:dm-norm-update]
-      if (cp < n_cp && t == kCheckpoints[cp]) {
-        for (int i = 0; i < n; ++i) out[a_obs(n, cp, i)] = M(0, i);
-        ++cp;
-      }
-      for (std::size_t d = 0; d < shown.size(); ++d) tr[d * T + (t - 1)] = M(0, shown[d]);
-    }
-  };
-  run.res = monte_carlo(ctx.mc(run.trials, "T10 buffer alone", kGroups), n_obs, kernel);
+  // The Monte Carlo on ops::glm_buffer (docs/architecture.md, "Claims on ops").
+  ops::GlmBuffer op;
+  op.lambda = s.spectrum.lambda;
+  op.w_star = run.ws;
+  op.w0 = run.w0;
+  op.w1 = run.w1;
+  op.beta = kBeta;
+  op.eta = kEta;
+  op.t0 = kT0;
+  op.post = kPost;
+  op.checkpoints = kCheckpoints;
+  op.shown = run.shown;
+  run.res = ops::glm_buffer(op, derive_seed(ctx.opts.seed, "T10/A/sim"), ctx.backend(),
+                            ctx.mc(run.trials, "T10 buffer alone", kGroups));
   return run;
 }
 

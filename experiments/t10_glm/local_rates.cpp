@@ -57,6 +57,7 @@ McResult run_arm(ExperimentContext& ctx, const lg::Teacher& teacher, const Arm& 
     out[L.rem(1)] = lin;
     out[L.rem(2)] = spread / arm.steps;
   };
+  ctx.own_kernels();  // part B: its own kernel, not yet an op
   return monte_carlo(ctx.mc(arm.trials, "T10 " + arm.name, kGroups), L.size(), kernel);
 }
 

@@ -40,15 +40,23 @@ void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, 
   const auto cp0 = static_cast<std::size_t>(std::find(kCheckpoints.begin(), kCheckpoints.end(), kT0) - kCheckpoints.begin());
   const Vec se = buffer.res.total.stderr_mean();
   const BufferRun* run = &buffer;
-  // Ratio j reads observables (num[j], den[j]).
-  std::vector<std::size_t> num, den;
+  // Ratio j reads observable num[j] over the mean of observables dens[j]: the last kPlateau
+  // steps before the switch for the shown directions (whose every step is recorded), the
+  // state at t0 for the others. A denominator shared by all of a direction's ratios puts its
+  // relative error into all of them at once, which the weights (each ratio's own error) do not
+  // see; the mean over kPlateau steps (top direction's memory 1/(1 − β̃) ≈ 3 steps) cuts that
+  // common error about threefold (docs/statistics.md, "Pooled recovery").
+  std::vector<std::size_t> num;
+  std::vector<std::vector<std::size_t>> dens;
   std::vector<PooledObservable> obs;
-  auto add_ratio = [&](int i, int t, std::size_t o, std::size_t o0) {
-    auto ratio = [run, &lh, i, t](double e, double b, double sc) {
-      return run->predict_at(e, b, sc * lh[i], i, t).first / run->predict_at(e, b, sc * lh[i], i, kT0).first;
+  auto add_ratio = [&](int i, int t, std::size_t o, const std::vector<std::size_t>& den, const std::vector<int>& den_t) {
+    auto ratio = [run, &lh, i, t, den_t](double e, double b, double sc) {
+      double m = 0;
+      for (int s : den_t) m += run->predict_at(e, b, sc * lh[i], i, s).first / double(den_t.size());
+      return run->predict_at(e, b, sc * lh[i], i, t).first / m;
     };
     const LogSensitivity<double> d = log_sensitivity(ratio, kEta, kBeta);
-    num.push_back(o), den.push_back(o0);
+    num.push_back(o), dens.push_back(den);
     obs.push_back({ratio(kEta, kBeta, 1.0), 0.0, d.eta, d.beta, d.lambda, 0.0});  // se: below
   };
   auto smooth = [&](int i, std::size_t o0) {
@@ -58,24 +66,31 @@ void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, 
   for (int i = 0; i < n; ++i) {
     const std::size_t o0 = cp0 * n + static_cast<std::size_t>(i);
     if (!smooth(i, o0)) continue;
-    for (std::size_t cp = 0; cp < cp0; ++cp) add_ratio(i, kCheckpoints[cp], cp * n + static_cast<std::size_t>(i), o0);
-  }
-  for (std::size_t d = 0; d < buffer.shown.size(); ++d) {
-    const int i = buffer.shown[d];
-    const std::size_t base = n_cp * n + d * T, o0 = base + (kT0 - 1);
-    if (!smooth(i, o0)) continue;
-    for (int t = 1; t < kT0; ++t) {
-      if (std::find(kCheckpoints.begin(), kCheckpoints.end(), t) != kCheckpoints.end()) continue;  // a checkpoint's
-      add_ratio(i, t, base + (t - 1), o0);
+    const auto shown = std::find(buffer.shown.begin(), buffer.shown.end(), i);
+    std::vector<std::size_t> den{o0};
+    std::vector<int> den_t{kT0};
+    if (shown != buffer.shown.end()) {
+      const std::size_t base = n_cp * n + static_cast<std::size_t>(shown - buffer.shown.begin()) * T;
+      den.clear(), den_t.clear();
+      for (int t = kT0 - kPlateau + 1; t <= kT0; ++t) den.push_back(base + (t - 1)), den_t.push_back(t);
+      for (int t = 1; t < kT0; ++t)
+        if (std::find(kCheckpoints.begin(), kCheckpoints.end(), t) == kCheckpoints.end())  // a checkpoint's: below
+          add_ratio(i, t, base + (t - 1), den, den_t);
     }
+    for (std::size_t cp = 0; cp < cp0; ++cp) add_ratio(i, kCheckpoints[cp], cp * n + static_cast<std::size_t>(i), den, den_t);
   }
   const std::size_t k = num.size();
-  std::vector<std::size_t> idx = num;
-  idx.insert(idx.end(), den.begin(), den.end());
+  std::vector<std::size_t> idx = num, first(k);
+  for (std::size_t j = 0; j < k; ++j) first[j] = idx.size(), idx.insert(idx.end(), dens[j].begin(), dens[j].end());
+  std::vector<std::size_t> count(k);
+  for (std::size_t j = 0; j < k; ++j) count[j] = dens[j].size();
   add_with_jackknife_weights(pooled, Jackknife(buffer.res.groups), std::move(idx), std::move(obs),
-                             [k](const Vec& v, double* out) {
-                               for (std::size_t j = 0; j < k; ++j)
-                                 out[j] = v[static_cast<Eigen::Index>(j)] / v[static_cast<Eigen::Index>(k + j)];
+                             [k, first, count](const Vec& v, double* out) {
+                               for (std::size_t j = 0; j < k; ++j) {
+                                 double m = 0;
+                                 for (std::size_t q = 0; q < count[j]; ++q) m += v[static_cast<Eigen::Index>(first[j] + q)];
+                                 out[j] = v[static_cast<Eigen::Index>(j)] / (m / double(count[j]));
+                               }
                              });
 
   // Part B: the fitted determinants of the checked soft-label arm.

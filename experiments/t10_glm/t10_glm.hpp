@@ -27,6 +27,9 @@ constexpr double kMargin = 2.0;        // sd of w*ᵀx
 constexpr double kSwitchMargin = 1.5;  // sd of w_1ᵀx (part A)
 constexpr int kT0 = 60, kPost = 60;    // part A: steps at w_0 = 0, then at w_1
 inline const std::vector<int> kCheckpoints{5, 20, kT0, kT0 + 1, kT0 + 5, kT0 + 20, kT0 + kPost};
+// The pooled recovery's denominator for the shown directions: E[M_t u_i] averaged over the
+// last kPlateau steps before the switch (pooled.cpp).
+constexpr int kPlateau = 30;
 constexpr double kEps = 1e-3;          // part B: offset, in units of the sd of vᵀx
 constexpr double kRemainderDeclared = 1e-4;
 // Trial groups of the jackknife: its standard error has groups − 1 degrees of freedom and

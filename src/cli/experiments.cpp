@@ -74,7 +74,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
   bool all = true;
   std::vector<std::string> mismatches;
   RunProgress progress(list.size(), opts.progress);
-  std::vector<std::string> on_backend, on_cpu;  // claims run (not kept), by where they ran
+  std::vector<std::string> on_backend, partly, on_cpu;  // claims run (not kept), by where they ran
   // (Under mpirun stdout is the launcher's pseudo-terminal whatever it forwards to: no colour.)
   const bool tty = isatty(STDOUT_FILENO) && app::ranks() == 1;
   for (std::size_t k = 0; k < list.size(); ++k) {
@@ -108,19 +108,23 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                     : r.trials_scaled ? fmt::format("     trials ×{} (--trials-scale)\n", opts.trials_scale)
                                       : "     no Monte-Carlo trials to scale: run as at --trials-scale 1\n")
                 << (opts.backend == Backend::cpu ? ""
-                    : r.ran_on != "cpu" ? fmt::format("     ran on {} (its ops)\n", r.ran_on)
-                                        : fmt::format("     not on ops: ran its own kernels on the cpu, not {}\n",
-                                                      to_string(opts.backend)))
+                    : r.ran_on == "cpu" ? fmt::format("     not on ops: ran its own kernels on the cpu, not {}\n",
+                                                      to_string(opts.backend))
+                    : r.ran_on == to_string(opts.backend)
+                        ? fmt::format("     ran on {} (its ops)\n", r.ran_on)
+                        : fmt::format("     partly on ops: its ops ran on {}, its own kernels on the cpu\n",
+                                      to_string(opts.backend)))
                 << statement_lines(r.statements) << std::flush;
-      (r.ran_on == "cpu" ? on_cpu : on_backend).push_back(r.id);
+      (r.ran_on == "cpu" ? on_cpu : r.ran_on == to_string(opts.backend) ? on_backend : partly).push_back(r.id);
       all = all && r.pass;
     }
     if (auto m = expectation_mismatch(expect, e.info.id, status, opts.quick, opts.trials_scale); !m.empty())
       mismatches.push_back(std::move(m));
   }
-  if (opts.backend != Backend::cpu && !(on_backend.empty() && on_cpu.empty()))
-    std::cout << fmt::format("backend {}: {}; on the cpu (not on ops): {}\n", to_string(opts.backend),
+  if (opts.backend != Backend::cpu && !(on_backend.empty() && partly.empty() && on_cpu.empty()))
+    std::cout << fmt::format("backend {}: {}; {}on the cpu (not on ops): {}\n", to_string(opts.backend),
                              on_backend.empty() ? "no claim" : fmt::format("{}", fmt::join(on_backend, " ")),
+                             partly.empty() ? "" : fmt::format("partly (the rest on the cpu): {}; ", fmt::join(partly, " ")),
                              on_cpu.empty() ? "none" : fmt::format("{}", fmt::join(on_cpu, " ")));
   if (app::writes()) write_report(opts.out_root);
   std::cout << fmt::format("report: {}\n", (opts.out_root / "index.html").string());

@@ -153,8 +153,11 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
     summary["trials_scaled"] = ctx.trials_scaled;
   }
   // The backend asked for and the one the Monte Carlo ran on, written only when not the
-  // default cpu (a claim not on ops runs its own kernels on the CPU: ran_on "cpu").
-  const std::string ran_on = ctx.on_ops ? to_string(opts.backend) : "cpu";
+  // default cpu (a claim not on ops runs its own kernels on the CPU: ran_on "cpu"; one partly
+  // on ops runs the rest there: "<backend> and cpu").
+  const std::string ran_on = !ctx.on_ops ? "cpu"
+                             : ctx.partly_own ? to_string(opts.backend) + std::string(" and cpu")
+                                              : to_string(opts.backend);
   if (opts.backend != Backend::cpu) summary["backend"] = {{"asked", to_string(opts.backend)}, {"ran_on", ran_on}};
   // Each ledger statement this experiment tests, judged from its part alone, and the status as
   // their roll-up (check/ledger_verdict.hpp): the same code as `akm ledger`, on this summary.

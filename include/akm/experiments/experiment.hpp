@@ -71,6 +71,11 @@ struct ExperimentContext {
     on_ops = true;
     return opts.backend;
   }
+  /// Set by own_kernels() when a part of the body's Monte Carlo still runs on its own kernels
+  /// (on the CPU, whatever the backend) beside its ops: summary.json "ran_on" names both.
+  mutable bool partly_own = false;
+  /// Notes that the Monte Carlo about to run is the body's own kernel, not an op.
+  void own_kernels() const { partly_own = true; }
   /// Records that a gate (docs/statistics.md, "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
