@@ -13,28 +13,27 @@
 
 namespace akm::exp::t09 {
 
-// The Monte Carlo: the projections M_t u_k of both buffers; the jackknifed gains.
+ops::SpanBuffers ShapeRun::op() const {
+  ops::SpanBuffers o;
+  o.keys = K_hat;
+  o.norms = d.norms;
+  o.values = d.Delta;
+  o.directions = U;
+  o.beta = kBeta;
+  o.eta = kEta;
+  o.steps = kSteps;
+  o.grid = grid;
+  o.window_start = kWindowStart;
+  return o;
+}
+
+// The Monte Carlo: the projections M_t u_k of both buffers on the recorded grid, then (slot G)
+// their average over the window [kWindowStart, T], on ops::span_buffers (reference and cpu
+// paths only: on another backend T9 runs the cpu path and reads as not on ops); the jackknifed
+// gains.
 void ShapeRun::simulate_projections() {
-  // Monte Carlo: projections M_t u_k of both buffers on the recorded grid, then (slot G)
-  // their average over the window [kWindowStart, T].
-  auto kernel = [&](long long trial, double* out) {
-    std::size_t g = 0;
-    Eigen::Map<Mat> win_ak(out + G * per_t, kM, D), win_ema(out + G * per_t + D * kM, kM, D);
-    win_ak.setZero();
-    win_ema.setZero();
-    sample_path(d, Ct, mc_seed, trial, [&](int t, const Mat&, const Mat&, const Mat& ya, const Mat& ye) {
-      if (g < G && t == grid[g]) {
-        Eigen::Map<Mat>(out + g * per_t, kM, D) = ya;
-        Eigen::Map<Mat>(out + g * per_t + D * kM, kM, D) = ye;
-        ++g;
-      }
-      if (t >= kWindowStart) {
-        win_ak += ya / kWindow;
-        win_ema += ye / kWindow;
-      }
-    });
-  };
-  res = monte_carlo(ctx.mc(R, "T9 " + name, kGroups), (G + 1) * per_t, kernel);
+  const Backend b = ops::span_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  res = ops::span_buffers(op(), mc_seed, b, ctx.mc(R, "T9 " + name, kGroups));
   mean = res.total.mean(), se = res.total.stderr_mean();
   // The improvement over the queried span, the AK gain ratio bottom/top (improvement_check),
   // and each direction's window gain (the gains table), jackknifed over trial groups.

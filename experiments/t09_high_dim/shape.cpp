@@ -55,9 +55,10 @@ void ShapeRun::measure_exact() {
   const SpanComplement perp(d.X);
   G_hat_off = perp.off_span_norm(G_hat);
   M_star_off = perp.off_span_norm(M_star);
+  const ops::SpanBuffers o = op();
   for (int path = 0; path < kPathsOffSpan; ++path) {
     Mat last_ak, last_ema, y_ak, y_ema;
-    sample_path(d, Ct, mc_seed, path, [&](int t, const Mat& a, const Mat& e, const Mat& ya, const Mat& ye) {
+    ops::span_path(o, Ct, mc_seed, path, [&](int t, const Mat& a, const Mat& e, const Mat& ya, const Mat& ye) {
       if (t == kSteps) {
         last_ak = a;
         last_ema = e;

@@ -1,5 +1,5 @@
 // T9 high-dim — the parts shared by t09_high_dim*.cpp: the design constants, the data sets
-// of keys and values, one sample path of both buffers, and the per-shape passes.
+// of keys and values, and the per-shape passes (the Monte Carlo runs on ops/span_buffers).
 #pragma once
 #include <functional>
 #include <string>
@@ -9,6 +9,7 @@
 
 #include "akm/check/pooled.hpp"
 #include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/span_buffers.hpp"
 #include "akm/spectrum/dataset_spectrum.hpp"
 #include "akm/random/random.hpp"
 #include "common.hpp"
@@ -64,33 +65,6 @@ DataSet make_keys(const Shape& sh, std::uint64_t seed);
 Mat value_rows(const DataSet& d, const Vec& u_mid, double lam_mid, const Vec& u_bot, double lam_bot,
                std::uint64_t seed);
 
-// One sample path of both buffers over kSteps steps, keys drawn uniformly with replacement.
-// Ct (D × n_s) holds Ct(j, s) = x̂_sᵀu_j, so the projections Y = M_t U follow the buffers in
-// O(mD) per step: each update adds (increment)·x̂_sᵀ, hence Y ← βY + (increment)·Ct.col(s)ᵀ.
-// The direct product M_t U is their reference (checked on the off-span sample paths).
-// `at` receives (step, AK buffer, EMA buffer, AK projections, EMA projections).
-template <class OnStep>
-void sample_path(const DataSet& d, const Mat& Ct, std::uint64_t seed, long long trial, OnStep at) {
-  const int p = d.shape.p, n_s = d.shape.n_s;
-  Stream pick(seed, trial, Purpose::keys);
-  Mat M_ak = Mat::Zero(kM, p), M_ema = Mat::Zero(kM, p);
-  Mat Y_ak = Mat::Zero(kM, Ct.rows()), Y_ema = Mat::Zero(kM, Ct.rows());
-  Vec k(p), delta(kM), scaled(kM), r(kM);
-  for (int t = 1; t <= kSteps; ++t) {
-    const int s = std::min(n_s - 1, static_cast<int>(pick.uniform() * n_s));
-    k = d.K_hat.col(s);
-    delta = d.Delta.col(s);
-    kern::ak_step(M_ak, delta, k, kBeta, kEta, r);  // [eq:dm-norm-update]; r = η(δ − M_{t−1}x̂)
-    Y_ak *= kBeta;
-    Y_ak.noalias() += r * Ct.col(s).transpose();
-    scaled = d.norms[s] * delta;                     // δ x_sᵀ = (‖x_s‖δ) x̂_sᵀ
-    kern::ema_step(M_ema, scaled, k, kBeta);         // [eq:ema-update], raw gradient
-    Y_ema *= kBeta;
-    Y_ema.noalias() += ((1.0 - kBeta) * scaled) * Ct.col(s).transpose();
-    at(t, M_ak, M_ema, Y_ak, Y_ema);
-  }
-}
-
 // E over the window of the transient factor: (1/W) Σ_{t=a}^{T} (1 − b^t).
 double window_factor(double b);
 
@@ -124,7 +98,7 @@ struct ShapeRun {
   ShapeRun(ExperimentContext& c, const Shape& s)
       : ctx(c), sh(s), name(shape_name(s)), d(make_keys(s, c.opts.seed)), K_hat(d.K_hat), n(s.n_s), S(K_hat),
         lam(S.lambda_hat()), rank(S.rank()), mu(theory::mu(kBeta, kEta)), ceiling(theory::cond_ceiling(kBeta, kEta)),
-        grid(record_grid()), G(grid.size()), R(trials(c, 4000, 800)) {}
+        grid(record_grid()), G(grid.size()), R(trials(c, 80000, 3200)) {}
   ShapeRun(const ShapeRun&) = delete;
   ShapeRun& operator=(const ShapeRun&) = delete;
 
@@ -134,6 +108,8 @@ struct ShapeRun {
   // projections and their jackknifed gains (projections.cpp).
   void measure_exact();
   void simulate_projections();
+  // The Monte Carlo's op: both buffers on this data set, projected on U (ops/span_buffers.hpp).
+  ops::SpanBuffers op() const;
   // The design skewness of projection (rule, j, r)'s mean over t_eff draws per trial (the
   // gate above), and the memory 1/(1 − rate) that caps t_eff (projections.cpp).
   double design_skew(int rule, std::size_t j, int r, double t_eff) const;

@@ -141,6 +141,7 @@
 #include "akm/sim/ops/glm_buffer.hpp"
 #include "akm/sim/ops/phase_map.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
+#include "akm/sim/ops/span_buffers.hpp"
 #include "akm/sim/ops/tracking.hpp"
 #include "akm/sim/ops/transport.hpp"
 #include "akm/sim/ops/transport_product.hpp"
