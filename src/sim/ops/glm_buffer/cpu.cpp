@@ -7,21 +7,11 @@
 
 #include "akm/base/thread_pool.hpp"
 #include "akm/sim/engine/engine.hpp"
+#include "../cpu_dot.hpp"
 #include "backends.hpp"
 #include "trial.hpp"
 
 namespace akm::ops::detail {
-namespace {
-
-double dot(const double* __restrict a, const double* __restrict b, int n) {
-  double s = 0;
-#pragma omp simd reduction(+ : s)
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
-
-}  // namespace
-
 void glm_buffer_cpu(const GlmBufferPlain& op, std::uint64_t seed, long long first, long long count, int threads,
                     double* rows) {
   using cuda::glm_buffer_detail::sigmoid;

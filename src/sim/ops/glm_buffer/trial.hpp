@@ -10,6 +10,7 @@
 
 #include "akm/base/hd.hpp"
 #include "akm/random/stream_hd.hpp"
+#include "../trial_dot.hpp"
 
 namespace akm::cuda::glm_buffer_detail {
 
@@ -48,14 +49,6 @@ struct Consts {
   const int* checkpoints;  ///< n_cp increasing steps
   const int* shown;        ///< n_shown directions
 };
-
-template <int N>
-AKM_HD inline float dot(const float* a, const float* b) {
-  float s = 0.f;
-  AKM_UNROLL
-  for (int i = 0; i < N; ++i) s = hd::fma_(a[i], b[i], s);
-  return s;
-}
 
 /// Trial first + j into row j of `out` (checkpoints, then the shown directions' steps).
 template <int N>

@@ -8,20 +8,10 @@
 
 #include "akm/base/thread_pool.hpp"
 #include "akm/random/stream_hd.hpp"
+#include "../cpu_dot.hpp"
 #include "backends.hpp"
 
 namespace akm::ops::detail {
-namespace {
-
-double dot(const double* __restrict a, const double* __restrict b, int n) {
-  double s = 0;
-#pragma omp simd reduction(+ : s)
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
-
-}  // namespace
-
 void span_buffers_cpu(const SpanBuffersPlain& op, std::uint64_t seed, long long first, long long count, int threads,
                       double* rows) {
   const int n_s = op.n_s, m = op.m, D = op.D, W = op.steps - op.window_start + 1;

@@ -6,17 +6,11 @@
 
 #include "akm/base/thread_pool.hpp"
 #include "akm/sim/engine/engine.hpp"
+#include "../cpu_dot.hpp"
 #include "backends.hpp"
 
 namespace akm::ops::detail {
 namespace {
-
-double dot(const double* __restrict a, const double* __restrict b, int n) {
-  double s = 0;
-#pragma omp simd reduction(+ : s)
-  for (int i = 0; i < n; ++i) s += a[i] * b[i];
-  return s;
-}
 
 // M ← βM + r·k with r = η(δ − M·k) (AK) or (1 − β)δ (EMA), on one row.
 void push(double* __restrict M, const double* __restrict k, double beta, double r, int n) {

@@ -8,6 +8,7 @@
 
 #include "akm/base/hd.hpp"
 #include "akm/random/stream_hd.hpp"
+#include "../trial_dot.hpp"
 
 namespace akm::cuda::tracking_detail {
 
@@ -28,14 +29,6 @@ struct Consts {
   const float* Q;
   const float* center;
 };
-
-template <int N>
-AKM_HD inline float dot(const float* a, const float* b) {
-  float s = 0.f;
-  AKM_UNROLL
-  for (int i = 0; i < N; ++i) s = hd::fma_(a[i], b[i], s);
-  return s;
-}
 
 /// Trial first + j: the three rows' tracking errors at lags 0..post into row j of `out`.
 template <int N>
