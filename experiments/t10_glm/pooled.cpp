@@ -5,7 +5,9 @@
 // so the recovery pools only quantities free of them:
 //  * part A before the switch, E[M_t u_i]/E[M_{t0} u_i] = (1 − β̃_i^t)/(1 − β̃_i^{t0}) (φ_i Ĝ_0,i
 //    cancels) at every checkpoint t < t0 of every direction and every step of the shown
-//    directions' trajectories, as a ratio of the run's means (jackknife). Directions whose
+//    directions' trajectories, as a ratio of the run's means (jackknife); for the shown
+//    directions the denominator is the mean of E[M_s u_i] over the last kPlateau steps
+//    s ≤ t0, whose closed form is the same mean of (1 − β̃_i^s). Directions whose
 //    predicted E[M_{t0} u_i] is within z_two_sided(1e-9) of its standard errors of 0 are left
 //    out: the ratio is not smooth there. After the switch every quantity reads Ĝ_1 or the
 //    state at the switch, and is left out;
@@ -44,8 +46,8 @@ void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, 
   // steps before the switch for the shown directions (whose every step is recorded), the
   // state at t0 for the others. A denominator shared by all of a direction's ratios puts its
   // relative error into all of them at once, which the weights (each ratio's own error) do not
-  // see; the mean over kPlateau steps (top direction's memory 1/(1 − β̃) ≈ 3 steps) cuts that
-  // common error about threefold (docs/statistics.md, "Pooled recovery").
+  // see; the mean over kPlateau steps, many times the top direction's memory 1/(1 − β̃), averages
+  // that common error down (docs/statistics.md, "Pooled recovery").
   std::vector<std::size_t> num;
   std::vector<std::vector<std::size_t>> dens;
   std::vector<PooledObservable> obs;
