@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../rounding_bounds.hpp"
+#include "akm/base/errors.hpp"
 #include "akm/random/stream_hd.hpp"
 #include "akm/sim/cuda.hpp"
 
@@ -69,6 +70,18 @@ inline double max_rel_diff_rows(const std::vector<double>& a, const std::vector<
     worst = std::max(worst, diff / std::max(scale, 1e-300));
   }
   return worst;
+}
+
+// `base` changed by `change` must be refused by its validate() with an InputError naming `param`.
+template <class Op, class Change>
+void expect_refused(Op base, Change change, const char* param) {
+  change(base);
+  try {
+    base.validate();
+    ADD_FAILURE() << param << " accepted";
+  } catch (const akm::InputError& e) {
+    EXPECT_EQ(e.param(), param);
+  }
 }
 
 // The device against its emulation: the same trial bodies, the same uniforms, summation
