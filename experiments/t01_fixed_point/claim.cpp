@@ -7,9 +7,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
-#include "akm/rules/kernels.hpp"
-#include "akm/random/random.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
 #include "common.hpp"
 #include "pooled.hpp"
 #include "sensitivity.hpp"
@@ -31,38 +31,40 @@ struct Run {
   Mat A;
 };
 
-// Observables: for each checkpoint, M_t (m×n, column-major = the m entries of each M_t u_i);
-// then, for the transient figure, the A-projected ratio of each shown direction at every t.
+// Observables, ops::row_buffers' layout (simulate() checks it): for each checkpoint, M_t
+// (m×n, the m rows one after another); then, for the transient figure, the A-projected ratio
+// of each shown direction at every t (the op's probes).
+std::size_t entry(int n, std::size_t cp, int r, int i) { return (cp * kM + static_cast<std::size_t>(r)) * n + i; }
+std::size_t transient(int n, std::size_t d, int t) { return entry(n, kCheckpoints.size(), 0, 0) + d * kSteps + (t - 1); }
+
+// The m rows of the buffer are the op's rows, sharing the key, each on its own noise normal.
 McResult simulate(ExperimentContext& ctx, const Run& run, std::uint64_t seed, long long trials,
                   const std::vector<int>& shown) {
   const int n = run.s.n();
-  const std::size_t n_obs = kCheckpoints.size() * kM * n + shown.size() * kSteps;
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Mat M = Mat::Zero(kM, n);
-    Vec x(n), k(n), delta(kM), r(kM);
-    std::size_t cp = 0;
-    double* tr = out + kCheckpoints.size() * kM * n;
-    for (int t = 1; t <= kSteps; ++t) {
-      kern::gaussian_key(keys, run.s.sqrt_lambda, x);
-      delta.noalias() = run.A * x;
-      for (int r2 = 0; r2 < kM; ++r2) delta[r2] += kNoise * noise.normal();
-      kern::key_for(run.key, x, k);
-      kern::ak_step(M, delta, k, kBeta, run.eta, r);
-      if (cp < kCheckpoints.size() && t == kCheckpoints[cp]) {
-        std::copy(M.data(), M.data() + kM * n, out + cp * kM * n);
-        ++cp;
-      }
-      for (std::size_t d = 0; d < shown.size(); ++d) {
-        const int i = shown[d];
-        const double target = run.s.gain(run.key, i) *
-                              theory::phi(theory::mu(kBeta, run.eta), run.s.lam(run.key, i));
-        tr[d * kSteps + (t - 1)] = run.A.col(i).dot(M.col(i)) / (run.A.col(i).squaredNorm() * target);
-      }
-    }
-  };
-  return monte_carlo(ctx.mc(trials, fmt::format("T1 {} {}", run.s.name, to_string(run.key)), kGroups),
-                     n_obs, kernel);
+  ops::RowBuffers op;
+  op.sqrt_lambda = run.s.sqrt_lambda;
+  const BufferKind rule = run.key == Key::raw ? BufferKind::ak_raw : BufferKind::ak_normalized;
+  for (int r = 0; r < kM; ++r) op.rows.push_back({rule, run.eta, run.A.row(r).transpose(), Vec::Zero(n), Vec::Zero(n), r});
+  op.beta = kBeta;
+  op.noise_sigma = kNoise;
+  op.noise_slots = kM;
+  op.steps = kSteps;
+  op.record = kCheckpoints;
+  std::vector<int> every(kSteps);
+  for (int t = 1; t <= kSteps; ++t) every[t - 1] = t;
+  for (int i : shown) {
+    // A_iᵀM u_i / (‖A u_i‖² gain_i φ_i): mean (1 − β̃_i^t) [eq:dm-eigen + exact transient]
+    const double target = run.s.gain(run.key, i) * theory::phi(theory::mu(kBeta, run.eta), run.s.lam(run.key, i));
+    Mat W = Mat::Zero(kM, n);
+    W.col(i) = run.A.col(i) / (run.A.col(i).squaredNorm() * target);
+    op.probes.push_back({W, every, false});
+  }
+  if (op.n_obs() != transient(n, shown.size(), 1) || op.obs(kCheckpoints.size() - 1, kM - 1, n - 1) !=
+                                                         entry(n, kCheckpoints.size() - 1, kM - 1, n - 1))
+    throw std::logic_error("T1: the observable layout differs from ops::row_buffers'");
+  // Only the reference and cpu paths exist: on another backend T1 runs the cpu path.
+  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  return ops::row_buffers(op, seed, b, ctx.mc(trials, fmt::format("T1 {} {}", run.s.name, to_string(run.key)), kGroups));
 }
 
 // One (key, spectrum) pair: its step size and value map, fixed before simulating, then
@@ -85,7 +87,7 @@ double fixed_point_transient(double gain, double e, double b, double lam, int t)
 
 // The pooled recovery's terms of one case: every checkpoint entry (m rows per direction) and
 // every step of the shown directions' A-projected ratio, whose mean is
-// φ_i(η, β, sλ)(1 − β̃_i^t)/φ_i at the paper's values (the kernel divides by the latter).
+// φ_i(η, β, sλ)(1 − β̃_i^t)/φ_i at the paper's values (the probe divides by the latter).
 // Steps that are checkpoints are left out of the trajectory: they repeat a checkpoint's rows.
 void add_pooled_case(PooledRecovery& pooled, const Case& c) {
   const Setting& s = c.s;
@@ -96,17 +98,16 @@ void add_pooled_case(PooledRecovery& pooled, const Case& c) {
       for (int r = 0; r < kM; ++r) {
         const double g = s.gain(c.key, i) * c.A(r, i), lam = s.lam(c.key, i);
         const int t = kCheckpoints[cp];
-        terms.push_back({cp * kM * n + static_cast<std::size_t>(i) * kM + r,
+        terms.push_back({entry(n, cp, r, i),
                          [g, lam, t](double e, double b, double sc) { return fixed_point_transient(g, e, b, sc * lam, t); },
                          c.eta});
       }
-  const std::size_t base = kCheckpoints.size() * kM * n;
   for (std::size_t d = 0; d < c.shown.size(); ++d) {
     const double lam = s.lam(c.key, c.shown[d]);
     const double phi = theory::phi(c.mu, lam);
     for (int t = 1; t <= kSteps; ++t) {
       if (std::find(kCheckpoints.begin(), kCheckpoints.end(), t) != kCheckpoints.end()) continue;
-      terms.push_back({base + d * kSteps + (t - 1),
+      terms.push_back({transient(n, d, t),
                        [phi, lam, t](double e, double b, double sc) { return fixed_point_transient(1.0, e, b, sc * lam, t) / phi; },
                        c.eta});
     }
@@ -129,13 +130,12 @@ void record(ExperimentContext& ctx, Key key, const std::vector<Case>& cases,
     if (s.name == "spiked") mu_shown = c.mu;
     const Vec mean = c.res.total.mean(), se = c.res.total.stderr_mean();
     // Figure data at the last checkpoint: the A-projected ratio M u_i / (gain_i A u_i).
-    const std::size_t last = (kCheckpoints.size() - 1) * kM * n;
     for (int i = 0; i < n; ++i) {
       const double lam = s.lam(key, i), g = s.gain(key, i);
       const double a2 = c.A.col(i).squaredNorm();
       double m_ratio = 0, var = 0;
       for (int r = 0; r < kM; ++r) {
-        const std::size_t o = last + static_cast<std::size_t>(i) * kM + r;
+        const std::size_t o = entry(n, kCheckpoints.size() - 1, r, i);
         m_ratio += c.A(r, i) * mean[o] / (a2 * g);
         var += std::pow(c.A(r, i) * se[o] / (a2 * g), 2);  // rows are close to independent
       }
@@ -145,11 +145,10 @@ void record(ExperimentContext& ctx, Key key, const std::vector<Case>& cases,
                  theory::transient_mean(phi, theory::beta_tilde(kBeta, c.eta, lam), kSteps), m_ratio,
                  std::sqrt(var)});
     }
-    const std::size_t base = kCheckpoints.size() * kM * n;
     for (std::size_t d = 0; d < c.shown.size() && s.name == "spiked"; ++d) {
       const double bt = theory::beta_tilde(kBeta, c.eta, s.lam(key, c.shown[d]));
       for (int t = 1; t <= kSteps; ++t) {
-        const std::size_t o = base + d * kSteps + (t - 1);
+        const std::size_t o = transient(n, d, t);
         trans.add({s.name, dir_name(c.shown[d]), t, std::pow(bt, t), 1.0 - mean[o], se[o]});
       }
     }
@@ -195,7 +194,7 @@ void record(ExperimentContext& ctx, Key key, const std::vector<Case>& cases,
 
 static void t01_fixed_point(ExperimentContext& ctx) {
   // ---- Set-up: the spectra, each (key, spectrum) pair's step size and value map ----
-  const long long R = trials(ctx, 20000, 2000);
+  const long long R = trials(ctx, 20000, 4000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
   ctx.params = {{"beta", kBeta}, {"m", kM}, {"noise_sigma", kNoise}, {"steps", kSteps},
@@ -234,7 +233,7 @@ static void t01_fixed_point(ExperimentContext& ctx) {
         for (int r = 0; r < kM; ++r) {
           // E[M_t u_i] = (gain_i A u_i) φ_i (1 − β̃_i^t)  [eq:dm-eigen + exact transient]
           const double g = s.gain(key, i) * c.A(r, i);
-          const std::size_t o = cp * kM * n + static_cast<std::size_t>(i) * kM + r;
+          const std::size_t o = entry(n, cp, r, i);
           ctx.checks.mc(fmt::format("{}/{}/t={}/{}[{}]", to_string(key), s.name, t, dir_name(i), r),
                         fixed_point_transient(g, c.eta, kBeta, lam, t), c.res.total.estimate(static_cast<Eigen::Index>(o)));
           // Alternative: the EMA buffer fed the same stream [eq:ema-update, tab:targets],

@@ -44,7 +44,7 @@ static void t06_lag(ExperimentContext& ctx) {
   // ---- Set-up: the two spectra, their six buffers and the raw buffer's stability ----
   // Trials set so that the pooled recovery resolves 0.5% in η and λ̂ in full mode and 2% in
   // quick mode (docs/statistics.md, "Pooled recovery"; at 40000 and 5000: 0.67% and 2.1%).
-  const long long R = trials(ctx, 90000, 8000);
+  const long long R = trials(ctx, 90000, 24000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),
                                       make_setting("power", kPower, ctx.opts.seed)};
   auto schedule_json = [](const Schedule& sc) {

@@ -1,12 +1,13 @@
 // T6 lag — the model: the six buffers' closed forms, their alternatives and sensitivities,
-// and the Monte-Carlo run of both schedules [prop:nc1, cor:nc2].
+// and the Monte-Carlo run of both schedules on ops::row_buffers [prop:nc1, cor:nc2].
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
 #include "sensitivity.hpp"
 #include "t06_lag.hpp"
 
@@ -73,51 +74,38 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
   const int n = s.n();
   const Layout L{sc, n, shown.size()};
   const Vec& lh = s.moments.lambda_hat;
-  const double lh_sq = lh.squaredNorm();
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    std::vector<Mat> M;
-    for (const Buffer& B : bufs) M.push_back(-sc.t_c * B.delta.transpose());  // M_0 = M*_0
-    Vec x(n), xh(n), delta(1), r(1);
-    for (int b = 0; b < kBuffers; ++b)
-      for (int i = 0; i < n; ++i) out[L.window(b, i)] = 0.0;
-    std::size_t c = 0;
-    for (int t = 1; t <= sc.steps; ++t) {
-      kern::gaussian_key(keys, s.sqrt_lambda, x);
-      kern::key_for(Key::normalized, x, xh);
-      const double xi = kNoise * noise.normal();
-      const double a = t - sc.t_c;  // A_t = a·D, so M*_t u_i = a·Δ_i
-      const bool check = c < L.checks() && t == sc.check_steps[c];
-      const bool traj = sc.traj_every > 0 && t % sc.traj_every == 0;
-      for (int b = 0; b < kBuffers; ++b) {
-        const Buffer& B = bufs[b];
-        delta[0] = a * B.d.dot(x) + xi;
-        if (B.rule == kAkRaw)
-          kern::ak_step(M[b], delta, x, kBeta, B.eta, r);    // [eq:dm-update]
-        else if (B.rule == kAkNorm)
-          kern::ak_step(M[b], delta, xh, kBeta, B.eta, r);   // [eq:dm-norm-update]
-        else
-          kern::ema_step(M[b], delta, x, kBeta);             // [eq:ema-update]
-        for (int i = 0; i < n; ++i) {
-          const double e = M[b](0, i) - a * B.delta[i];  // (M_t − M*_t)u_i
-          if (check) out[L.at_step(b, c, i)] = e;
-          if (t > sc.burn) out[L.window(b, i)] += e / sc.window();
-        }
-        if (traj)
-          for (std::size_t d = 0; d < shown.size(); ++d)
-            out[L.traj(b, d, t / sc.traj_every - 1)] = M[b](0, shown[d]) - a * B.delta[shown[d]];
-      }
-      if (check) ++c;
+  ops::RowBuffers op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  op.beta = kBeta;
+  op.noise_sigma = kNoise;  // one ξ a step, shared by the six buffers
+  op.a0 = -sc.t_c;  // A_t = a_t·D with a_t = t − t_c, so M*_t u_i = a_t·Δ_i
+  op.a1 = 1.0;
+  for (const Buffer& B : bufs)
+    op.rows.push_back({static_cast<BufferKind>(B.rule), B.eta, B.d, op.a(0) * B.delta, B.delta, 0});  // M_0 = M*_0
+  op.steps = sc.steps;
+  op.record = sc.check_steps;
+  op.window_start = sc.burn + 1;
+  // Least-squares slope through the origin of the window lag L_i = −e_i against λ̂ (one number
+  // per trial, so its mean and standard error come from the trials): Σ λ̂_i L_i / Σ λ̂_i².
+  for (int b = 0; b < kBuffers; ++b) {
+    Mat W = Mat::Zero(kBuffers, n);
+    W.row(b) = -lh.transpose() / lh.squaredNorm();
+    op.probes.push_back({W, {}, true});
+  }
+  std::vector<int> traj_steps;
+  for (int j = 1; j <= sc.traj_points(); ++j) traj_steps.push_back(j * sc.traj_every);
+  for (int b = 0; b < kBuffers; ++b)
+    for (int d : shown) {
+      Mat W = Mat::Zero(kBuffers, n);
+      W(b, d) = 1.0;
+      if (!traj_steps.empty()) op.probes.push_back({W, traj_steps, false});
     }
-    // Least-squares slope through the origin of the window lag against λ̂ (one number per
-    // trial, so its mean and standard error come from the trials): Σ λ̂_i L_i / Σ λ̂_i².
-    for (int b = 0; b < kBuffers; ++b) {
-      double num = 0;
-      for (int i = 0; i < n; ++i) num += lh[i] * (-out[L.window(b, i)]);
-      out[L.slope(b)] = num / lh_sq;
-    }
-  };
-  return monte_carlo(ctx.mc(trials, fmt::format("T6 {} {}", s.name, sc.name), kGroups), L.size(), kernel);
+  if (op.n_obs() != L.size() || op.obs(L.checks(), kBuffers - 1, n - 1) != L.window(kBuffers - 1, n - 1) ||
+      op.probe_obs(kBuffers - 1, 0) != L.slope(kBuffers - 1))
+    throw std::logic_error("T6: the observable layout differs from ops::row_buffers'");
+  // Only the reference and cpu paths exist: on another backend T6 runs the cpu path.
+  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  return ops::row_buffers(op, seed, b, ctx.mc(trials, fmt::format("T6 {} {}", s.name, sc.name), kGroups));
 }
 
 double raw_mean_square_radius(const Vec& lam, double beta, double eta) {

@@ -72,24 +72,22 @@ const char* alternative_label(const Buffer& B);
 /// ∂/∂ln(η, β, λ) of p(contraction) for buffer B on direction i (EMA: β only).
 void annotate(Checks& checks, const Setting& s, const Buffer& B, int i, const std::function<double(double)>& p);
 
-/// Observable layout per buffer: e_t at the check steps (all directions), the window mean of
-/// e_t (all directions), the slope statistic, the trajectory (shown directions).
+/// Observable layout, ops::row_buffers' (simulate() checks the two agree): e_t of every buffer
+/// and direction at the check steps, then the window means, then the probes — each buffer's
+/// slope statistic, then the trajectory of every (buffer, shown direction).
 struct Layout {
   const Schedule& sc;
   int n;
   std::size_t shown;
   std::size_t checks() const { return sc.check_steps.size(); }
-  std::size_t per_buffer() const {
-    return checks() * n + n + 1 + shown * static_cast<std::size_t>(sc.traj_points());
-  }
-  std::size_t base(int b) const { return static_cast<std::size_t>(b) * per_buffer(); }
-  std::size_t at_step(int b, std::size_t c, int i) const { return base(b) + c * n + i; }
-  std::size_t window(int b, int i) const { return base(b) + checks() * n + i; }
-  std::size_t slope(int b) const { return base(b) + checks() * n + n; }
+  std::size_t per_record() const { return static_cast<std::size_t>(kBuffers) * n; }
+  std::size_t at_step(int b, std::size_t c, int i) const { return c * per_record() + static_cast<std::size_t>(b) * n + i; }
+  std::size_t window(int b, int i) const { return at_step(b, checks(), i); }
+  std::size_t slope(int b) const { return (checks() + 1) * per_record() + static_cast<std::size_t>(b); }
   std::size_t traj(int b, std::size_t d, int j) const {
-    return slope(b) + 1 + d * sc.traj_points() + static_cast<std::size_t>(j);
+    return slope(kBuffers) + (static_cast<std::size_t>(b) * shown + d) * sc.traj_points() + static_cast<std::size_t>(j);
   }
-  std::size_t size() const { return base(kBuffers); }
+  std::size_t size() const { return traj(kBuffers, 0, 0); }
 };
 
 /// Both runs' trials of all six buffers on one setting (model.cpp).

@@ -1,0 +1,92 @@
+// ops/row_buffers — buffer rows fed by one Gaussian key stream, each against a target that may
+// drift: the Monte Carlo of T1 (the fixed point and its transient), T6 (the lag under drift)
+// and T8 (the contraction from an offset) [thm:fixedpoint, thm:tracking, prop:nc1]; backends in
+// src/sim/ops/row_buffers/.
+//
+// Step t = 1..steps draws one key x_t = √λ ∘ z (coordinates: the key law's eigenbasis) and
+// `noise_slots` normals ξ_{t,0..}. Buffer row b, with its own rule (AK raw key [eq:dm-update],
+// AK normalized key [eq:dm-norm-update] or EMA [eq:ema-update]) and η, sees the value
+// δ_{b,t} = a_t (d_b·x_t) + σ ξ_{t,slot_b}, a_t = a_0 + a_1 t, from M_{b,0} = start_b. A row of
+// an m×n buffer moves on its own row of δ alone, so an m-row buffer is m rows here sharing the
+// key. The observables read the error e_{b,t} = M_{b,t} − a_t c_b against the target's
+// direction c_b: the whole error at the recorded steps, its mean over a window of steps, and
+// probes Σ_{b,i} W_{b,i} e_{b,t,i} (a weighted sum per trial, its standard error from the
+// trials) at chosen steps or over the window.
+//
+// No device kernel yet: the rows' count and rules vary per claim; row_buffers_has(Backend) says
+// which backends run it, and a claim on another backend runs the cpu path and says so.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "akm/base/linalg.hpp"
+#include "akm/rules/buffer_kind.hpp"
+#include "akm/sim/backend.hpp"
+#include "akm/sim/sim.hpp"
+
+namespace akm::ops {
+
+/// One buffer row: its rule, its step, its value row, where it starts and its target's direction.
+struct BufferRow {
+  BufferKind rule = BufferKind::ak_normalized;  ///< the row's update rule
+  double eta = 0.5;  ///< AK step (EMA: unused)
+  Vec d;  ///< value row: δ = a_t (d·x) + σξ
+  Vec start;  ///< M_0
+  Vec center;  ///< c: the target is a_t c, the error e_t = M_t − a_t c
+  int noise_slot = 0;  ///< which of the step's noise normals ξ_{t,slot} the row's value carries
+};
+
+/// A weighted sum Σ_{b,i} W(b,i) e_{b,t,i}, one observable per step in `steps` (or, when
+/// `window`, one over the window's mean error).
+struct RowProbe {
+  Mat W;  ///< rows × n
+  std::vector<int> steps;  ///< increasing in 1..steps
+  bool window = false;  ///< one observable over the window's mean error instead of steps
+};
+
+/// The key law, the rows, the schedule and what is recorded.
+struct RowBuffers {
+  Vec sqrt_lambda;  ///< √λ of the key law; n = its size
+  std::vector<BufferRow> rows;  ///< the buffer rows, all on the same keys
+  double beta = 0.9;  ///< β of every row
+  double noise_sigma = 0.5;  ///< σ of ξ
+  int noise_slots = 1;  ///< normals drawn a step (≥ every row's noise_slot + 1)
+  double a0 = 1.0;  ///< value scale a_t = a0 + a1·t: its value at t = 0
+  double a1 = 0.0;  ///< value scale's change per step
+  int steps = 100;  ///< steps per trial
+  std::vector<int> record;  ///< steps whose whole error is recorded, increasing in 1..steps
+  int window_start = 0;  ///< the window mean runs over steps [window_start, steps]; 0: no window
+  std::vector<RowProbe> probes;  ///< weighted sums of the errors, after the records and the window
+
+  int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
+  int B() const { return int(rows.size()); }  ///< buffer rows
+  std::size_t per_record() const { return std::size_t(B()) * n(); }  ///< observables per record
+  /// Row b's error on direction i at record c (c = record.size(): the window mean).
+  std::size_t obs(std::size_t c, int b, int i) const { return c * per_record() + std::size_t(b) * n() + i; }
+  /// Probe p's observable at its s-th step (0 for a window probe).
+  std::size_t probe_obs(std::size_t p, std::size_t s) const {
+    std::size_t o = (record.size() + (window_start > 0 ? 1 : 0)) * per_record();
+    for (std::size_t q = 0; q < p; ++q) o += probes[q].window ? 1 : probes[q].steps.size();
+    return o + s;
+  }
+  std::size_t n_obs() const { return probe_obs(probes.size(), 0); }  ///< observables per trial
+  /// The value scale at step t (t = 0: the start).
+  double a(int t) const { return a0 + a1 * t; }
+  /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
+  void validate() const;
+};
+
+/// Whether the op has a path on backend b (reference and cpu).
+inline bool row_buffers_has(Backend b) { return b == Backend::reference || b == Backend::cpu; }
+
+/// Rows of trials [first, first + count) into rows (count × n_obs(), row-major), trial t on the
+/// streams (seed, t, keys) and (seed, t, noise), on `backend` (reference or cpu).
+void row_buffers_rows(const RowBuffers& op, std::uint64_t seed, Backend backend, long long first, long long count,
+                      int threads, double* rows);
+
+/// The op's Monte-Carlo statistics over mc.trials trials on `backend` (reference or cpu),
+/// folded in chunk order (monte_carlo_rows): independent of the thread count.
+McResult row_buffers(const RowBuffers& op, std::uint64_t seed, Backend backend, const McOptions& mc);
+
+}  // namespace akm::ops

@@ -1,0 +1,72 @@
+// row_buffers/cpu — the op on the fast CPU engine (double): the trial's normals drawn in two
+// batches (keys, noise), the rows and their errors in contiguous arrays, one trial per task.
+// Compiled with -march=native -fopenmp-simd; no Eigen code is instantiated here (ODR).
+#include <cmath>
+#include <vector>
+
+#include "akm/base/thread_pool.hpp"
+#include "akm/sim/engine/engine.hpp"
+#include "../cpu_dot.hpp"
+#include "backends.hpp"
+
+namespace akm::ops::detail {
+
+void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long first, long long count, int threads,
+                     double* rows) {
+  constexpr int kAkNorm = int(BufferKind::ak_normalized), kEma = int(BufferKind::ema);
+  const int n = op.n, B = op.B;
+  const std::size_t Bn = std::size_t(B) * n, R = op.record.size();
+  const bool windowed = op.window_start > 0;
+  const double W = windowed ? op.steps - op.window_start + 1 : 1;
+  parallel_for(0, std::size_t(count), threads, [&](std::size_t j) {
+    const std::uint64_t trial = std::uint64_t(first + (long long)j);
+    double* __restrict out = rows + j * op.n_obs;
+    const std::size_t nk = std::size_t(op.steps) * n, nx = std::size_t(op.steps) * op.noise_slots;
+    std::vector<double> z(nk + nk % 2), xi(nx + nx % 2), M(op.start), e(Bn), x(n), xh(n);
+    engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
+    engine::NormalStream(seed, trial, Purpose::noise).fill(xi.data(), int(xi.size()));
+    double* __restrict win = out + R * Bn;
+    if (windowed)
+      for (std::size_t k = 0; k < Bn; ++k) win[k] = 0.0;
+    std::vector<std::size_t> next(op.probes.size(), 0);
+    std::size_t c = 0;
+    for (int t = 1; t <= op.steps; ++t) {
+      const double* zs = z.data() + std::size_t(t - 1) * n;
+      for (int i = 0; i < n; ++i) x[i] = op.sqrt_lambda[i] * zs[i];
+      const double norm = std::sqrt(dot(x.data(), x.data(), n));
+      for (int i = 0; i < n; ++i) xh[i] = x[i] / norm;
+      const double a = op.a(t);
+      for (int b = 0; b < B; ++b) {
+        double* __restrict Mb = M.data() + std::size_t(b) * n;
+        const double* cb = op.center.data() + std::size_t(b) * n;
+        const int rule = op.rule[b];
+        const double delta = a * dot(op.d.data() + std::size_t(b) * n, x.data(), n) +
+                             op.noise_sigma * xi[std::size_t(t - 1) * op.noise_slots + op.slot[b]];
+        const double* k = rule == kAkNorm ? xh.data() : x.data();
+        // AK: r = η(δ − M·k) [eq:dm-update, eq:dm-norm-update]; EMA: r = (1 − β)δ [eq:ema-update]
+        const double r = rule == kEma ? (1.0 - op.beta) * delta : op.eta[b] * (delta - dot(Mb, k, n));
+        double* __restrict eb = e.data() + std::size_t(b) * n;
+#pragma omp simd
+        for (int i = 0; i < n; ++i) {
+          Mb[i] = op.beta * Mb[i] + r * k[i];
+          eb[i] = Mb[i] - a * cb[i];  // e_t = M_t − a_t c
+        }
+      }
+      if (windowed && t >= op.window_start)
+        for (std::size_t q = 0; q < Bn; ++q) win[q] += e[q] / W;
+      if (c < R && t == op.record[c]) {
+        for (std::size_t q = 0; q < Bn; ++q) out[c * Bn + q] = e[q];
+        ++c;
+      }
+      for (std::size_t p = 0; p < op.probes.size(); ++p) {
+        const auto& pr = op.probes[p];
+        if (!pr.window && next[p] < pr.steps.size() && t == pr.steps[next[p]])
+          out[op.probe_base[p] + next[p]++] = dot(pr.W.data(), e.data(), int(Bn));
+      }
+    }
+    for (std::size_t p = 0; p < op.probes.size(); ++p)
+      if (op.probes[p].window) out[op.probe_base[p]] = dot(op.probes[p].W.data(), win, int(Bn));
+  });
+}
+
+}  // namespace akm::ops::detail

@@ -1,0 +1,124 @@
+// row_buffers/entry — ops::row_buffers: the op checked, the backend chosen (reference or cpu),
+// the path beside this file run, its rows folded into the run's statistics.
+#include "akm/sim/ops/row_buffers.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "akm/base/errors.hpp"
+#include "akm/sim/ops/common.hpp"
+#include "backends.hpp"
+
+namespace akm::ops {
+namespace {
+
+// Strictly increasing steps in 1..steps.
+void check_steps(const std::vector<int>& s, int steps, const char* field) {
+  for (std::size_t g = 0; g < s.size(); ++g)
+    if (s[g] < 1 || s[g] > steps || (g > 0 && s[g] <= s[g - 1]))
+      throw InputError(field, std::to_string(s[g]), fmt::format("must increase strictly within 1..steps = {}", steps));
+}
+
+}  // namespace
+
+void RowBuffers::validate() const {
+  const int nn = n();
+  if (nn < 1) throw InputError("sqrt_lambda", "0 entries", "must have n ≥ 1 entries (the key's dimension)");
+  if (!sqrt_lambda.allFinite() || sqrt_lambda.minCoeff() < 0)
+    throw InputError("sqrt_lambda", "a negative or non-finite entry", "must be finite and ≥ 0");
+  if (B() < 1) throw InputError("rows", "0 rows", "must hold at least one buffer row");
+  if (!(beta >= 0 && beta < 1)) throw InputError("beta", fmt::format("{}", beta), "must be in [0, 1)");
+  if (!(noise_sigma >= 0 && std::isfinite(noise_sigma)))
+    throw InputError("noise_sigma", fmt::format("{}", noise_sigma), "must be finite and ≥ 0");
+  if (noise_slots < 1) throw InputError("noise_slots", std::to_string(noise_slots), "must be at least 1");
+  if (!std::isfinite(a0) || !std::isfinite(a1)) throw InputError("a0, a1", fmt::format("{}, {}", a0, a1), "must be finite");
+  for (const BufferRow& r : rows) {
+    if (r.d.size() != nn || r.start.size() != nn || r.center.size() != nn)
+      throw InputError("rows.d, rows.start, rows.center", fmt::format("{}, {}, {} entries", r.d.size(), r.start.size(), r.center.size()),
+                       fmt::format("must have n = {} entries each", nn));
+    if (!r.d.allFinite() || !r.start.allFinite() || !r.center.allFinite())
+      throw InputError("rows.d, rows.start, rows.center", "a non-finite entry", "must be finite");
+    if (r.rule != BufferKind::ema && !(r.eta > 0 && std::isfinite(r.eta)))
+      throw InputError("rows.eta", fmt::format("{}", r.eta), "must be finite and > 0 (AK rows)");
+    if (r.noise_slot < 0 || r.noise_slot >= noise_slots)
+      throw InputError("rows.noise_slot", std::to_string(r.noise_slot), fmt::format("must be in 0..noise_slots−1 = {}", noise_slots - 1));
+  }
+  if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
+  check_steps(record, steps, "record");
+  if (window_start < 0 || window_start > steps)
+    throw InputError("window_start", std::to_string(window_start), fmt::format("must be 0 (no window) or in 1..steps = {}", steps));
+  for (const RowProbe& p : probes) {
+    if (p.W.rows() != B() || p.W.cols() != nn)
+      throw InputError("probes.W", fmt::format("{}×{}", p.W.rows(), p.W.cols()), fmt::format("must be rows × n = {}×{}", B(), nn));
+    if (!p.W.allFinite()) throw InputError("probes.W", "a non-finite entry", "must be finite");
+    if (p.window && (window_start == 0 || !p.steps.empty()))
+      throw InputError("probes.window", "true", "needs window_start ≥ 1 and no steps of its own");
+    if (!p.window && p.steps.empty()) throw InputError("probes.steps", "none", "must name at least one step (or window)");
+    check_steps(p.steps, steps, "probes.steps");
+  }
+}
+
+namespace detail {
+
+RowBuffersPlain plain(const RowBuffers& op) {
+  RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.beta, op.noise_sigma, op.a0, op.a1,
+                    {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs()};
+  p.sqrt_lambda.assign(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n());
+  for (const BufferRow& r : op.rows) {
+    p.rule.push_back(int(r.rule));
+    p.eta.push_back(r.eta);
+    p.slot.push_back(r.noise_slot);
+    for (int i = 0; i < op.n(); ++i) {
+      p.d.push_back(r.d[i]);
+      p.start.push_back(r.start[i]);
+      p.center.push_back(r.center[i]);
+    }
+  }
+  for (std::size_t q = 0; q < op.probes.size(); ++q) {
+    const RowProbe& pr = op.probes[q];
+    RowBuffersPlain::Probe pp{{}, pr.steps, pr.window};
+    for (int b = 0; b < op.B(); ++b)
+      for (int i = 0; i < op.n(); ++i) pp.W.push_back(pr.W(b, i));
+    p.probes.push_back(std::move(pp));
+    p.probe_base.push_back(op.probe_obs(q, 0));
+  }
+  return p;
+}
+
+}  // namespace detail
+
+namespace {
+
+void refuse_backend(Backend b) {
+  if (!row_buffers_has(b))
+    throw InputError("backend", to_string(b), "reference or cpu (row_buffers has no device kernel yet)");
+}
+
+}  // namespace
+
+void row_buffers_rows(const RowBuffers& op, std::uint64_t seed, Backend backend, long long first, long long count,
+                      int threads, double* rows) {
+  op.validate();
+  refuse_backend(backend);
+  if (backend == Backend::reference)
+    detail::row_buffers_reference(op, seed, first, count, threads, rows);
+  else
+    detail::row_buffers_cpu(detail::plain(op), seed, first, count, threads, rows);
+}
+
+McResult row_buffers(const RowBuffers& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
+  op.validate();
+  refuse_backend(backend);
+  if (backend == Backend::reference)
+    return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
+      detail::row_buffers_reference(op, seed, first, count, threads, rows);
+    });
+  const auto p = detail::plain(op);
+  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
+    detail::row_buffers_cpu(p, seed, first, count, threads, rows);
+  });
+}
+
+}  // namespace akm::ops

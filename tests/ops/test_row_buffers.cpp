@@ -1,0 +1,171 @@
+// The row_buffers op (T1, T6 and T8's Monte Carlo) held to its plain reference: the fast CPU
+// engine in double against the 1×n Eigen buffers of the reference, within the rounding model of
+// tests/test_engine.cpp; the probes as the weighted sums of the recorded errors; rows
+// independent of the host thread count and of which call computes them; the device backends
+// refused by name.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "akm/base/errors.hpp"
+#include "akm/random/random.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
+#include "support.hpp"
+
+using namespace akm;
+using namespace akm_test;
+
+namespace {
+
+// A spiked law; six rows (each rule twice) on two noise slots, random value rows, starts and
+// centres; a drifting value scale a_t = t − 20.5; records, a window of the last 16 steps, a
+// probe at three steps and one over the window.
+ops::RowBuffers op(int n) {
+  ops::RowBuffers o;
+  o.sqrt_lambda = Vec(n);
+  for (int i = 0; i < n; ++i) o.sqrt_lambda[i] = std::sqrt(i < 3 ? 10.0 / (i + 1) : 0.5);
+  Stream s(29, 0, Purpose::init);
+  auto random = [&](double scale) {
+    Vec v(n);
+    for (int i = 0; i < n; ++i) v[i] = scale * s.normal();
+    return v;
+  };
+  const BufferKind rules[] = {BufferKind::ak_raw, BufferKind::ak_normalized, BufferKind::ema};
+  for (int b = 0; b < 6; ++b)
+    o.rows.push_back({rules[b % 3], b % 3 == 0 ? 0.04 : 0.5, random(1.0), random(3.0), random(1.0), b / 3});
+  o.noise_slots = 2;
+  o.a0 = -20.5;
+  o.a1 = 1.0;
+  o.steps = 40;
+  o.record = {1, 2, 17, 40};
+  o.window_start = 25;
+  Mat W(6, n);
+  for (Eigen::Index k = 0; k < W.size(); ++k) W.data()[k] = s.normal();
+  o.probes = {{W, {1, 9, 40}, false}, {-W, {}, true}};
+  return o;
+}
+
+std::vector<double> rows(const ops::RowBuffers& o, Backend b, long long first, long long count, int threads) {
+  std::vector<double> r(std::size_t(count) * o.n_obs());
+  ops::row_buffers_rows(o, 17, b, first, count, threads, r.data());
+  return r;
+}
+
+}  // namespace
+
+// A step forms the key's norm (an n-term dot), each row's δ (one dot) and its AK update (one
+// dot and a row update): ≤ 3·kC·n·ε relative a step; the rows contract, so after T steps every
+// recorded error is within T·3·kC·n·ε of the reference relative to the trial's largest
+// (the probes are checked apart, below).
+TEST(RowBuffers, CpuMatchesReference) {
+  for (int n : {7, 32}) {
+    const auto o = op(n);
+    const long long first = 3, count = 5;
+    const auto ref = rows(o, Backend::reference, first, count, 1);
+    const auto cpu = rows(o, Backend::cpu, first, count, 2);
+    const std::size_t errors = o.probe_obs(0, 0);
+    const double w = max_rel_diff_rows(ref, cpu, o.n_obs(), 0, errors);
+    RecordProperty("worst_rel_diff_n" + std::to_string(n), sci(w));
+    EXPECT_LE(w, o.steps * 3 * kC * n * kEps64) << "n = " << n;
+    EXPECT_GT(w, 0.0) << "n = " << n;  // two different routes: equal bits would mean one ran twice
+    EXPECT_EQ(cpu, rows(o, Backend::cpu, first, count, 1)) << "n = " << n;  // threads change nothing
+    const auto one = rows(o, Backend::cpu, first + 2, 1, 1);
+    EXPECT_TRUE(std::equal(one.begin(), one.end(), cpu.begin() + 2 * o.n_obs())) << "n = " << n;
+  }
+}
+
+// On both paths a step probe is Σ W e of the error recorded at that step and the window probe
+// Σ (−W) of the window mean, each within kC·(B·n)·ε of Σ|W e| (a B·n-term sum).
+TEST(RowBuffers, ProbesAreWeightedSumsOfTheErrors) {
+  const auto o = op(16);
+  const std::size_t per = o.per_record();
+  for (Backend b : {Backend::reference, Backend::cpu}) {
+    const auto r = rows(o, b, 0, 3, 1);
+    for (std::size_t t = 0; t < 3; ++t) {
+      const double* row = r.data() + t * o.n_obs();
+      auto check = [&](double probe, const double* err, double sign, const char* what) {
+        double sum = 0, mag = 0;
+        for (std::size_t k = 0; k < per; ++k) {
+          const double w = sign * o.probes[0].W(Eigen::Index(k) / o.n(), Eigen::Index(k) % o.n());
+          sum += w * err[k], mag += std::abs(w * err[k]);
+        }
+        EXPECT_NEAR(probe, sum, kC * per * kEps64 * mag) << to_string(b) << " " << what;
+      };
+      // probe 0 reads steps 1 and 40, which are records 0 and 3 (step 9 is not recorded)
+      check(row[o.probe_obs(0, 0)], row + o.obs(0, 0, 0), 1.0, "step 1");
+      check(row[o.probe_obs(0, 2)], row + o.obs(3, 0, 0), 1.0, "step 40");
+      check(row[o.probe_obs(1, 0)], row + o.obs(o.record.size(), 0, 0), -1.0, "window");
+    }
+  }
+}
+
+// The window slot is the mean of the errors over [window_start, steps]: at window_start =
+// steps it is the last step's record, on both paths.
+TEST(RowBuffers, WindowOfOneStepIsTheLastRecord) {
+  auto o = op(8);
+  o.window_start = o.steps;
+  for (Backend b : {Backend::reference, Backend::cpu}) {
+    const auto r = rows(o, b, 0, 2, 1);
+    for (std::size_t t = 0; t < 2; ++t)
+      for (std::size_t k = 0; k < o.per_record(); ++k)
+        EXPECT_DOUBLE_EQ(r[t * o.n_obs() + o.obs(o.record.size(), 0, 0) + k], r[t * o.n_obs() + o.obs(3, 0, 0) + k])
+            << to_string(b);
+  }
+}
+
+// Rows on different noise slots see different ξ: moving a row to the other slot changes its
+// errors (a path that ignored the slot would not notice), and no other row's.
+TEST(RowBuffers, NoiseSlotsAreTheRowsOwn) {
+  auto o = op(8);
+  const auto base = rows(o, Backend::cpu, 0, 1, 1);
+  o.rows[1].noise_slot = 1;
+  const auto moved = rows(o, Backend::cpu, 0, 1, 1);
+  for (int b = 0; b < o.B(); ++b) {
+    const bool same = std::equal(base.begin() + o.obs(3, b, 0), base.begin() + o.obs(3, b, 0) + o.n(),
+                                 moved.begin() + o.obs(3, b, 0));
+    EXPECT_EQ(same, b != 1) << "row " << b;
+  }
+}
+
+TEST(RowBuffers, StatisticsIndependentOfThreads) {
+  const auto o = op(8);
+  McOptions mc;
+  mc.trials = 29;
+  mc.groups = 3;
+  mc.chunk_trials = 4;
+  mc.threads = 1;
+  const McResult a = ops::row_buffers(o, 3, Backend::cpu, mc);
+  mc.threads = 3;
+  const McResult b = ops::row_buffers(o, 3, Backend::cpu, mc);
+  EXPECT_TRUE(a.total.mean() == b.total.mean());
+  EXPECT_TRUE(a.total.stderr_mean() == b.total.stderr_mean());
+}
+
+TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
+  auto refused = [](auto change, const char* param) { expect_refused(op(8), change, param); };
+  refused([](auto& o) { o.beta = 1.0; }, "beta");
+  refused([](auto& o) { o.noise_sigma = -1; }, "noise_sigma");
+  refused([](auto& o) { o.rows[0].eta = 0; }, "rows.eta");
+  refused([](auto& o) { o.rows[0].noise_slot = 2; }, "rows.noise_slot");
+  refused([](auto& o) { o.rows[2].d = Vec::Ones(3); }, "rows.d, rows.start, rows.center");
+  refused([](auto& o) { o.rows.clear(); }, "rows");
+  refused([](auto& o) { o.sqrt_lambda[0] = std::nan(""); }, "sqrt_lambda");
+  refused([](auto& o) { o.record = {3, 3}; }, "record");
+  refused([](auto& o) { o.window_start = 41; }, "window_start");
+  refused([](auto& o) { o.probes[0].steps = {0}; }, "probes.steps");
+  refused([](auto& o) { o.probes[0].W = Mat::Zero(5, 8); }, "probes.W");
+  refused([](auto& o) { o.window_start = 0; }, "probes.window");
+  refused([](auto& o) { o.steps = 0; }, "steps");
+  const auto o = op(8);  // no device kernel: refused by name, before any work
+  std::vector<double> r(o.n_obs());
+  for (Backend b : {Backend::cuda, Backend::cuda_emulated}) {
+    try {
+      ops::row_buffers_rows(o, 1, b, 0, 1, 1, r.data());
+      ADD_FAILURE() << to_string(b) << " accepted";
+    } catch (const InputError& e) {
+      EXPECT_EQ(e.param(), "backend");
+    }
+  }
+}
