@@ -181,14 +181,16 @@ TEST(Cli, RunPrintsAVerdictLinePerLedgerStatement) {
   EXPECT_TRUE(std::regex_search(r.out, transport)) << r.out;
 }
 
-// A false-alarm rate near 1 makes every Monte-Carlo tolerance almost zero: the run must
-// then report failing checks and exit 1 (and still write its results and report).
+// A family false-alarm rate near 1 narrows every Monte-Carlo tolerance to about 3.2 standard
+// errors (0.999999 split over T3's 900-odd checks): T3's quick run at the default seed then has
+// checks beyond it (a property of that seed's draws, not of the claim), and the run must report
+// failing checks and exit 1 (and still write its results and report).
 TEST(Cli, ExitOneWhenACheckFails) {
   const fs::path out = fresh_dir("fail");
-  const auto r = run_cli("run T1 --quick --quiet --false-alarm 0.999999 --out " + out.string());
+  const auto r = run_cli("run T3 --quick --quiet --false-alarm 0.999999 --out " + out.string());
   EXPECT_EQ(r.code, 1) << r.out;
   EXPECT_NE(r.out.find("FAIL"), std::string::npos);
-  EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
+  EXPECT_TRUE(fs::exists(out / "T3" / "summary.json"));
   EXPECT_TRUE(fs::exists(out / "index.html"));
 }
 

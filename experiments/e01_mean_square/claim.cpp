@@ -125,7 +125,7 @@ static void e01_mean_square(ExperimentContext& ctx) {
   const long long Rm = q ? 32 : 256;
   // C. T3's second moments and predicted standard errors.
   const Setting s = make_setting("spiked", kSpiked, ctx.opts.seed, true);
-  const long long R3 = trials(ctx, 20000, 2000);
+  const long long R3 = trials(ctx, 20000, 6000);
 
   // ---- Simulate: A the closed-form maps, B the measured divergence, C T3's second moments ----
   std::vector<ClosedMap> closed;

@@ -1,46 +1,32 @@
-// T4 rates — the model: the Monte-Carlo run of one arm, each direction's predictions, the
-// fitted map's moment indices, and the fixed-α counterexample map.
+// T4 rates — the model: one arm's Monte-Carlo run (on ops::optimizer_loop), each direction's
+// predictions, the fitted map's moment indices, and the fixed-α counterexample map.
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/optimizer_loop.hpp"
 #include "t04_rates.hpp"
 
 namespace akm::exp::t04 {
 
 McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std::uint64_t seed, long long R) {
   const int n = s.n();
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Vec E = Vec::Ones(n);                 // e_{0,i} = 1 on every direction (m = 1)
-    Mat M = Mat::Zero(1, n);
-    Vec x(n), k(n), delta(1), r(1);
-    for (int i = 0; i < n; ++i) out[at(n, 0, i, 0)] = 1.0, out[at(n, 0, i, 1)] = 0.0;
-    for (int i = 0; i < n; ++i)
-      for (int q = 0; q < 7; ++q) out[mom(n, i, q)] = 0.0;
-    for (int t = 0; t < kSteps; ++t) {
-      kern::gaussian_key(keys, s.sqrt_lambda, x);
-      delta[0] = E.dot(x) - kLabelNoise * noise.normal();
-      if (arm.rule == BufferKind::ema) {
-        kern::ema_step(M, delta, x, kBeta);
-      } else {
-        kern::key_for(arm.rule == BufferKind::ak_raw ? Key::raw : Key::normalized, x, k);
-        kern::ak_step(M, delta, k, kBeta, arm.eta, r);
-      }
-      E -= arm.alpha * M.row(0).transpose();  // θ ← θ − αM
-      for (int i = 0; i < n; ++i) {
-        const double e0 = out[at(n, t, i, 0)], m0 = out[at(n, t, i, 1)];
-        out[at(n, t + 1, i, 0)] = E[i], out[at(n, t + 1, i, 1)] = M(0, i);
-        double* q = out + mom(n, i, 0);
-        q[0] += e0 * e0, q[1] += e0 * m0, q[2] += m0 * m0;
-        q[3] += E[i] * e0, q[4] += E[i] * m0, q[5] += M(0, i) * e0, q[6] += M(0, i) * m0;
-      }
-    }
-  };
-  return monte_carlo(ctx.mc(R, fmt::format("T4 {} {}", s.name, to_string(arm.rule)), kGroups),
-                     mom(n, n, 0), kernel);
+  ops::OptimizerLoop op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  op.rule = arm.rule;
+  op.eta = arm.eta;
+  op.beta = kBeta;
+  op.alpha = arm.alpha;
+  op.noise_sigma = kLabelNoise;
+  op.steps = kSteps;
+  // The header's layout (at, mom) is the op's.
+  if (op.state(kSteps, n - 1, 1) != at(n, kSteps, n - 1, 1) || op.moment(n - 1, 6) != mom(n, n - 1, 6))
+    throw std::logic_error("T4: the observable layout differs from ops::optimizer_loop's");
+  // Only the reference and cpu paths exist: on another backend T4 runs the cpu path.
+  const Backend b = ops::optimizer_loop_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  return ops::optimizer_loop(op, seed, b, ctx.mc(R, fmt::format("T4 {} {}", s.name, to_string(arm.rule)), kGroups));
 }
 
 DirPrediction predict(const Setting& s, const Arm& arm, int i) {

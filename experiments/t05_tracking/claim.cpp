@@ -25,13 +25,14 @@
 //  * the horizon ratio τ^EMA/τ^AK = (1 − r̂_AK)/(1 − r̂_EMA) against 1 + ηλ_i/(1−β)
 //    [eq:horizon, eq:ratio], jackknifed jointly (both buffers see the same keys).
 // Which directions are fitted is decided from predictions alone, before simulating: direction
-// i of a buffer is fitted iff |y_0| = |E[T_{t0,i}]| ≥ 20 × (noise scale)/√(quick trials), the
+// i of a buffer is fitted iff |y_0| = |E[T_{t0,i}]| ≥ 20 × (noise scale)/√(20 000), the
 // noise scale being the exact per-trial standard deviation for EMA and an additive-forcing
 // approximation for AK (predict()). A ratio fit needs a denominator far above its noise: in
 // 10 000-trial runs over seven seeds, fits with this ratio between 10 and 20 gave z-scores with
 // mean +0.3 and sd 1.2 (a small-sample skew of N/D over the 28-pair floor windows), fits above
 // 20 mean −0.06 and sd 1.03.
-// The quick-mode count is used in both modes so --quick keeps every check.
+// The same count (kSelectionTrials, quick mode's when the rule was set) in both modes, so
+// --quick keeps every check.
 #include "t05_tracking.hpp"
 
 namespace akm::exp {
@@ -80,7 +81,7 @@ static void t05_tracking(ExperimentContext& ctx) {
                 {"lags_checked", kLags},
                 {"trials", R},
                 {"jackknife_groups", kGroups},
-                {"selection_trials", kTrialsQuick},
+                {"selection_trials", kSelectionTrials},
                 {"M0", "zero"},
                 {"value_stream",
                  "delta = A_k x + xi, xi ~ N(0, noise_sigma^2); A_0 before t0, A_1 "
@@ -94,7 +95,7 @@ static void t05_tracking(ExperimentContext& ctx) {
                  "pairs k = 0..L-1, L = max(3, ceil(ln 0.05 / ln rate)), rate = "
                  "predicted contraction; L <= post_steps"},
                 {"fit_selection",
-                 "fit direction i of a rule iff |y0_i| >= 20 * scale_i / sqrt(quick trials), "
+                 "fit direction i of a rule iff |y0_i| >= 20 * scale_i / sqrt(selection_trials), "
                  "scale_i from the exact EMA variance or the AK additive-forcing "
                  "approximation (see tracking.cpp); decided before simulating"},
                 {"scenarios", nlohmann::json::array()}};

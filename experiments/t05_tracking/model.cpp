@@ -113,7 +113,7 @@ Plan plan(const Model& md, const Mat& Q) {
   Plan pl;
   pl.p = predict(md, Q);
   for (int r = 0; r < kRules; ++r) pl.sens.push_back(prediction_sensitivity(md, Q, r));
-  pl.se_scale = pl.p.scale / std::sqrt(static_cast<double>(kTrialsQuick));
+  pl.se_scale = pl.p.scale / std::sqrt(static_cast<double>(kSelectionTrials));
   pl.snr = pl.p.y0.cwiseAbs().cwiseQuotient(pl.se_scale);
   pl.fit.assign(kRules, std::vector<bool>(n, false));
   for (int r = 0; r < kRules; ++r)

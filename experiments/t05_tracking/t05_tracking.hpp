@@ -38,7 +38,12 @@ constexpr int kMinPairs = 3;           // at least 3 AR(1) pairs (4 points) per 
 constexpr double kMinSnr = 20.0;       // fit only where |y_0| ≥ 20 × predicted standard error
 // Full mode's trials are set so that the pooled recovery resolves 0.5% in η and λ̂
 // (docs/statistics.md, "Pooled recovery": it scales as 1/√trials; at 100000 it was 0.75%).
-constexpr long long kTrialsFull = 300000, kTrialsQuick = 20000;
+// Quick mode's buy 1% in η and λ̂ (the quick target).
+constexpr long long kTrialsFull = 300000, kTrialsQuick = 120000;
+// The trial count the fitted-direction selection is computed at (claim.cpp), in both modes and
+// fixed apart from either run's trials: the quick count when the rule was set, so raising the
+// trials does not change which directions are fitted.
+constexpr long long kSelectionTrials = 20000;
 inline const std::vector<int> kLags{0, 1, 3, 10, 30};
 
 // Per-buffer arrays and observables are indexed by the BufferKind value.

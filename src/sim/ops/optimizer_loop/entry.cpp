@@ -1,0 +1,65 @@
+// optimizer_loop/entry — ops::optimizer_loop: the op checked, the backend chosen (reference or
+// cpu), the path beside this file run, its rows folded into the run's statistics.
+#include "akm/sim/ops/optimizer_loop.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "akm/base/errors.hpp"
+#include "akm/sim/ops/common.hpp"
+#include "backends.hpp"
+
+namespace akm::ops {
+
+void OptimizerLoop::validate() const {
+  if (n() < 1) throw InputError("sqrt_lambda", "0 entries", "must have n ≥ 1 entries (the key's dimension)");
+  if (!sqrt_lambda.allFinite() || sqrt_lambda.minCoeff() < 0)
+    throw InputError("sqrt_lambda", "a negative or non-finite entry", "must be finite and ≥ 0");
+  if (!(beta >= 0 && beta < 1)) throw InputError("beta", fmt::format("{}", beta), "must be in [0, 1)");
+  if (rule != BufferKind::ema && !(eta > 0 && std::isfinite(eta)))
+    throw InputError("eta", fmt::format("{}", eta), "must be finite and > 0 (AK arms)");
+  if (!(alpha > 0 && std::isfinite(alpha))) throw InputError("alpha", fmt::format("{}", alpha), "must be finite and > 0");
+  if (!(noise_sigma >= 0 && std::isfinite(noise_sigma)))
+    throw InputError("noise_sigma", fmt::format("{}", noise_sigma), "must be finite and ≥ 0");
+  if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
+}
+
+namespace {
+
+detail::OptimizerLoopPlain plain(const OptimizerLoop& op) {
+  return {op.n(), int(op.rule), op.steps, op.eta, op.beta, op.alpha, op.noise_sigma,
+          std::vector<double>(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n()), op.n_obs()};
+}
+
+void refuse_backend(Backend b) {
+  if (!optimizer_loop_has(b))
+    throw InputError("backend", to_string(b), "reference or cpu (optimizer_loop has no device kernel yet)");
+}
+
+}  // namespace
+
+void optimizer_loop_rows(const OptimizerLoop& op, std::uint64_t seed, Backend backend, long long first,
+                         long long count, int threads, double* rows) {
+  op.validate();
+  refuse_backend(backend);
+  if (backend == Backend::reference)
+    detail::optimizer_loop_reference(op, seed, first, count, threads, rows);
+  else
+    detail::optimizer_loop_cpu(plain(op), seed, first, count, threads, rows);
+}
+
+McResult optimizer_loop(const OptimizerLoop& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
+  op.validate();
+  refuse_backend(backend);
+  const auto p = plain(op);
+  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
+    if (backend == Backend::reference)
+      detail::optimizer_loop_reference(op, seed, first, count, threads, rows);
+    else
+      detail::optimizer_loop_cpu(p, seed, first, count, threads, rows);
+  });
+}
+
+}  // namespace akm::ops
