@@ -127,21 +127,28 @@ TEST(RunCli, RunAndReproduceRefusedBeforeAnyWorkWithoutGnuplot) {
   }
 }
 
-// `run --backend`: cpu is the default; a claim not on ops runs its own kernels on the CPU
-// whatever is asked, and its summary says so; cuda is refused before any work where this
-// build or machine has no device (tests/bad_input.tsv has the message rows).
+// `run --backend`: cpu is the default; a claim whose ops have no path on the backend asked
+// (T1's row_buffers has none on cuda-emulated) runs on the CPU, and its summary says so; cuda
+// is refused before any work where this build or machine has no device (tests/bad_input.tsv
+// has the message rows).
 TEST(RunBackend, RecordedAndCudaRefusedWithoutDevice) {
   const fs::path out = fresh("run_backend");
   auto r = run_cli("run T1 --quick --backend cpu --threads 2 --quiet --out " + out.string());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
   EXPECT_EQ(nlohmann::json::parse(slurp(out / "T1" / "summary.json")).count("backend"), 0u);  // the default is not written
-  r = run_cli("run T1 --quick --backend reference --threads 2 --quiet --out " + out.string());
+  r = run_cli("run T1 --quick --backend cuda-emulated --threads 2 --quiet --out " + out.string());
   EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("not on ops: ran its own kernels on the cpu, not reference"), std::string::npos) << r.out;
-  const auto j = nlohmann::json::parse(slurp(out / "T1" / "summary.json"));
-  EXPECT_EQ(j["backend"]["asked"], "reference");
+  EXPECT_NE(r.out.find("ran on the cpu, not cuda-emulated: its own kernels, or ops with no cuda-emulated path"),
+            std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(slurp(out / "T1" / "summary.json"));
+  EXPECT_EQ(j["backend"]["asked"], "cuda-emulated");
   EXPECT_EQ(j["backend"]["ran_on"], "cpu");
+  r = run_cli("run T1 --quick --backend reference --threads 2 --quiet --out " + out.string());  // its op's reference
+  EXPECT_EQ(r.code, 0) << r.out;
+  EXPECT_NE(r.out.find("ran on reference (its ops)"), std::string::npos) << r.out;
+  j = nlohmann::json::parse(slurp(out / "T1" / "summary.json"));
+  EXPECT_EQ(j["backend"]["ran_on"], "reference");
   if (akm::cuda::built() && !akm::cuda::device_name().empty()) return;  // cuda would run here
   const fs::path none = fresh("run_backend_cuda");
   r = run_cli("run T1 --quick --backend cuda --out " + none.string());

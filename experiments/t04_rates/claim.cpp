@@ -20,7 +20,7 @@ namespace akm::exp {
 static void t04_rates(ExperimentContext& ctx) {
   using namespace t04;
   // ---- Set-up: the spectra, each arm's step sizes and every direction's predicted map ----
-  // Trials set so that the pooled recovery resolves 0.5% in η and λ̂ in full mode and 2% in
+  // Trials set so that the pooled recovery resolves 0.5% in η and λ̂ in full mode and 1% in
   // quick mode (docs/statistics.md, "Pooled recovery"; at 10000 and 1200: 0.78% and 2.3%).
   const long long R = trials(ctx, 30000, 8000);
   const std::vector<Setting> settings{make_setting("spiked", kSpiked, ctx.opts.seed),

@@ -126,7 +126,7 @@ void add_pooled_case(PooledRecovery& pooled, const Case& c) {
 
 static void t08_uniform(ExperimentContext& ctx) {
   // ---- Set-up: each spectrum's exact λ̂, value map and fixed point ----
-  // Trials set so that the pooled recovery resolves 0.5% in η and λ̂ in full mode and 2% in
+  // Trials set so that the pooled recovery resolves 0.5% in η and λ̂ in full mode and 1% in
   // quick mode (docs/statistics.md, "Pooled recovery"; at 40000 and 5000: 0.91% and 2.6%).
   const long long R = trials(ctx, 160000, 40000);
   ctx.params = {{"simulated", {{"beta", kBeta}, {"eta", kEta}}},

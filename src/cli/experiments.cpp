@@ -108,7 +108,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                     : r.trials_scaled ? fmt::format("     trials ×{} (--trials-scale)\n", opts.trials_scale)
                                       : "     no Monte-Carlo trials to scale: run as at --trials-scale 1\n")
                 << (opts.backend == Backend::cpu ? ""
-                    : r.ran_on == "cpu" ? fmt::format("     not on ops: ran its own kernels on the cpu, not {}\n",
+                    : r.ran_on == "cpu" ? fmt::format("     ran on the cpu, not {0}: its own kernels, or ops with no {0} path\n",
                                                       to_string(opts.backend))
                     : r.ran_on == to_string(opts.backend)
                         ? fmt::format("     ran on {} (its ops)\n", r.ran_on)
@@ -122,7 +122,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
       mismatches.push_back(std::move(m));
   }
   if (opts.backend != Backend::cpu && !(on_backend.empty() && partly.empty() && on_cpu.empty()))
-    std::cout << fmt::format("backend {}: {}; {}on the cpu (not on ops): {}\n", to_string(opts.backend),
+    std::cout << fmt::format("backend {}: {}; {}on the cpu (not on ops, or no path there): {}\n", to_string(opts.backend),
                              on_backend.empty() ? "no claim" : fmt::format("{}", fmt::join(on_backend, " ")),
                              partly.empty() ? "" : fmt::format("partly (the rest on the cpu): {}; ", fmt::join(partly, " ")),
                              on_cpu.empty() ? "none" : fmt::format("{}", fmt::join(on_cpu, " ")));

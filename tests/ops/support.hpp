@@ -15,6 +15,7 @@
 #include "../rounding_bounds.hpp"
 #include "akm/base/errors.hpp"
 #include "akm/random/stream_hd.hpp"
+#include "akm/sim/backend.hpp"
 #include "akm/sim/cuda.hpp"
 
 namespace akm_test {
@@ -81,6 +82,20 @@ void expect_refused(Op base, Change change, const char* param) {
     ADD_FAILURE() << param << " accepted";
   } catch (const akm::InputError& e) {
     EXPECT_EQ(e.param(), param);
+  }
+}
+
+// For an op with no device kernel: `rows_on(b)` (its *_rows entry point on backend b) must
+// refuse cuda and cuda-emulated by name (an InputError naming "backend"), before any work.
+template <class RowsOn>
+void expect_no_device_path(RowsOn rows_on) {
+  for (akm::Backend b : {akm::Backend::cuda, akm::Backend::cuda_emulated}) {
+    try {
+      rows_on(b);
+      ADD_FAILURE() << akm::to_string(b) << " accepted";
+    } catch (const akm::InputError& e) {
+      EXPECT_EQ(e.param(), "backend");
+    }
   }
 }
 

@@ -184,9 +184,11 @@ def test_run_trials_scale_multiplies_the_trials():
 
 
 def test_run_backend_is_recorded():
-    # T1 is not on ops: asked for the reference backend it runs its own kernels on the cpu.
+    # T1 runs on an op (row_buffers) with a reference path but no cuda-emulated one.
     s = akm.run("T1", quick=True, seed=5, progress=False, backend="reference")
-    assert s["backend"] == {"asked": "reference", "ran_on": "cpu"}
+    assert s["backend"] == {"asked": "reference", "ran_on": "reference"}
+    s = akm.run("T1", quick=True, seed=5, progress=False, backend="cuda-emulated")
+    assert s["backend"] == {"asked": "cuda-emulated", "ran_on": "cpu"}
     assert "backend" not in akm.run("T1", quick=True, seed=5, progress=False)
 
 
