@@ -1,10 +1,11 @@
-# unity.cmake — the unity build of CI's sanitizer and fuzz builds (.ci/test, tests/fuzz/run.sh).
+# unity.cmake — the unity build of CI's builds (.ci/test: Release and sanitizer; tests/fuzz/run.sh).
 #
 # With AKM_UNITY, the sources of one folder (a claim's folder under experiments/, a layer's
 # src/<layer>/, an op's src/sim/ops/<op>/) are compiled as one translation unit: an
 # instrumented compile spends most of its time on the Eigen and standard templates that every
 # file of a folder instantiates again, and a folder's files share them. Off by default: the
-# Release build, whose objects make the results, compiles every file on its own.
+# Release build that makes the results (.ci/reproduce, a developer's build) compiles every file
+# on its own; CI's Release build, which only checks and tests, turns it on.
 #
 # CMake leaves out of the unity sources any file with its own compile options or
 # definitions (src/sim/ops/deployed/entry.cpp); akm_unity leaves out every file kept from the
@@ -14,7 +15,7 @@
 # name are named for what they do: a unity build sees each name of a folder once. A file that
 # cannot be made so is named in AKM_UNITY_SKIP below and compiles on its own; a new clash
 # fails the sanitizer build with "redefinition of".
-option(AKM_UNITY "Compile each source folder as one translation unit (CI's sanitizer and fuzz builds)" OFF)
+option(AKM_UNITY "Compile each source folder as one translation unit (CI's builds)" OFF)
 
 set(AKM_UNITY_SKIP "")
 

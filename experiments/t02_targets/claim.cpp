@@ -31,6 +31,10 @@ static void t02_targets(ExperimentContext& ctx) {
   const Dense dense = make_dense(ctx.opts.seed);
 
   // ---- Simulate: each part's Monte Carlo, and the exact computations its checks compare ----
+  // The online rules and the dense law's buffers (side by side, K-FAC, the ridge) run on
+  // ops::row_buffers; the sample minimizers, the deterministic norm and the closed loop on their
+  // own kernels, not yet ops.
+  ctx.own_kernels();
   const OnlineRun on = measure_online(ctx, online);
   const LeastSquaresRun ls = measure_least_squares(ctx, dense);
   const std::vector<UniformCase> uniform = measure_uniform(ctx);

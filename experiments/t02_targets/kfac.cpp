@@ -28,28 +28,11 @@ void kfac_exact(const Dense& d, KfacRun& run) {
   run.kron_vs_closed = rel_dist(kfac_input_factor(d), closed);
 }
 
-// (b) The reference rules::pure_delta in the dense basis, M_t at every checkpoint.
+// (b) The pure delta rule [eq:delta-rule] (AK raw key at β = 1) in the dense basis, M_t at
+// every checkpoint (dense_buffer: ops::row_buffers).
 McResult kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, long long R) {
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/kfac");
-  const int n = d.n(), T = kKfacCheckpoints.back();
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  auto kernel = [&](long long trial, double* obs) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Mat M = Mat::Zero(kM, n);
-    Vec z(n), x(n), delta(kM);
-    std::size_t cp = 0;
-    for (int t = 1; t <= T; ++t) {
-      d.key(keys, z, x);
-      delta.noalias() = d.A * x;
-      for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
-      rules::pure_delta(M, delta, x, eta);
-      if (cp < kKfacCheckpoints.size() && t == kKfacCheckpoints[cp]) {
-        std::copy(M.data(), M.data() + block, obs + cp * block);
-        ++cp;
-      }
-    }
-  };
-  return monte_carlo(ctx.mc(R, "T2 K-FAC"), kKfacCheckpoints.size() * block, kernel);
+  return dense_buffer(ctx, d, {BufferKind::ak_raw, 1.0, eta, kKfacCheckpoints, false},
+                      derive_seed(ctx.opts.seed, "T2/kfac"), R, "T2 K-FAC");
 }
 
 }  // namespace

@@ -41,32 +41,18 @@ void interpolation(const Dense& d, KfacAppRun& run) {
   run.near_end = rel_dist(theory::fixed_point(gbar, d.sigma, kGridLo), K);
 }
 
-// (a, b) Monte Carlo: the raw-key AK buffer at μ (β = 1 − μη), M_t at every checkpoint.
+// (a, b) Monte Carlo: the raw-key AK buffer at μ (β = 1 − μη), M_t at every checkpoint
+// (dense_buffer: ops::row_buffers).
 // Also the exact conditioning of μI + Σ (the matrix M* inverts) and M*(μ)'s distance to K.
 RidgeRun simulate_mu(ExperimentContext& ctx, const Dense& d, double mu, double eta, const Mat& K) {
-  const int n = d.n(), T = kAppCheckpoints.back();
+  const int n = d.n();
   RidgeRun run{mu, 1.0 - mu * eta, 0.0, cond(mu * Mat::Identity(n, n) + d.sigma),
                rel_dist(theory::fixed_point(d.gbar(), d.sigma, mu), K), trials(ctx, 6000, 600), {}};
   const double beta = run.beta;
   run.rho = require_mean_square_stable(d.sp.lambda, beta, eta, "K-FAC ridge");
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, fmt::format("T2/kfac-app/mu={:g}", mu));
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  auto kernel = [&](long long trial, double* obs) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Mat M = Mat::Zero(kM, n);
-    Vec z(n), x(n), delta(kM), r(kM);
-    std::size_t cp = 0;
-    for (int t = 1; t <= T; ++t) {
-      d.key(keys, z, x);
-      delta.noalias() = d.A * x;
-      for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
-      kern::ak_step(M, delta, x, beta, eta, r);
-      if (cp < kAppCheckpoints.size() && t == kAppCheckpoints[cp])
-        std::copy(M.data(), M.data() + block, obs + (cp++) * block);
-    }
-  };
-  run.res = monte_carlo(ctx.mc(run.trials, fmt::format("T2 K-FAC ridge mu={:g}", mu)),
-                        kAppCheckpoints.size() * block, kernel);
+  run.res = dense_buffer(ctx, d, {BufferKind::ak_raw, beta, eta, kAppCheckpoints, false},
+                         derive_seed(ctx.opts.seed, fmt::format("T2/kfac-app/mu={:g}", mu)), run.trials,
+                         fmt::format("T2 K-FAC ridge mu={:g}", mu));
   return run;
 }
 

@@ -39,37 +39,18 @@ Eigen::Index worst_entry(const McResult& res, std::size_t offset, const Mat& pre
   return worst;
 }
 
-// Each key's buffer on the Gaussian law; observables M_t U (column i = M_t u_i) at every
-// checkpoint.
+// Each key's buffer on the Gaussian law (dense_buffer: ops::row_buffers); observables M_t U
+// (column i = M_t u_i) at every checkpoint.
 void side_by_side(ExperimentContext& ctx, const Dense& d, NormalizedRun& run) {
   run.side_trials = trials(ctx, 20000, 2000);
   const long long R = run.side_trials;
-  const int n = d.n();
-  const Mat& U = d.sp.basis;
   for (const Key key : {Key::raw, Key::normalized}) {
     const double eta = key == Key::raw ? kEtaLamMax / d.sp.lambda.maxCoeff() : kEtaNorm;
     const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/" + to_string(key));
-    const std::size_t block = static_cast<std::size_t>(kM) * n;
-    auto kernel = [&](long long trial, double* obs) {
-      Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-      Mat M = Mat::Zero(kM, n);
-      Vec z(n), x(n), k(n), delta(kM), r(kM);
-      std::size_t cp = 0;
-      for (int t = 1; t <= kSideCheckpoints.back(); ++t) {
-        d.key(keys, z, x);
-        delta.noalias() = d.A * x;
-        for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
-        kern::key_for(key, x, k);
-        kern::ak_step(M, delta, k, kSideBeta, eta, r);
-        if (cp < kSideCheckpoints.size() && t == kSideCheckpoints[cp]) {
-          const Mat MU = M * U;
-          std::copy(MU.data(), MU.data() + block, obs + (cp++) * block);
-        }
-      }
-    };
     run.side_eta.push_back(eta);
-    run.side.push_back(monte_carlo(ctx.mc(R, "T2 normalized-key " + to_string(key)),
-                                   kSideCheckpoints.size() * block, kernel));
+    const BufferKind rule = key == Key::raw ? BufferKind::ak_raw : BufferKind::ak_normalized;
+    run.side.push_back(dense_buffer(ctx, d, {rule, kSideBeta, eta, kSideCheckpoints, true}, seed, R,
+                                    "T2 normalized-key " + to_string(key)));
   }
 }
 

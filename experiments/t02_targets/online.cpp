@@ -1,5 +1,8 @@
 // T2 targets, online rules: EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd].
 // The claims: claim.cpp.
+#include <stdexcept>
+
+#include "akm/sim/ops/row_buffers.hpp"
 #include "t02_targets.hpp"
 
 namespace akm::exp::t02 {
@@ -7,35 +10,36 @@ namespace {
 
 // ------------------------------- EMA → Ḡ and pure delta → ḠΣ^{-1} [app:updates-as-sgd]
 
-// Observables: M_t at each checkpoint (column-major, so M_t u_i are m consecutive entries),
-// then per direction the A-projected ratio M_T u_i / Ḡu_i at the last step (figure (i)).
+// On ops::row_buffers: row q of M carries the value row A_q, δ_q = A_q·x + σξ_q (ξ_q the step's
+// q-th noise normal), from M_0 = 0: EMA rows, or AK raw-key rows at β = 1 (the pure delta
+// rule). Observables (the op's layout): M_t at each checkpoint, row by row (online_obs), then
+// per direction the A-projected ratio M_T u_i / Ḡu_i at the last step (figure (i)), a probe.
 McResult simulate_online(ExperimentContext& ctx, const Setting& s, const Mat& A, const Online& o,
                          std::uint64_t seed) {
   const int n = s.n();
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Mat M = Mat::Zero(kM, n);
-    Vec x(n), delta(kM), r(kM);
-    std::size_t cp = 0;
-    for (int t = 1; t <= o.steps; ++t) {
-      kern::gaussian_key(keys, s.sqrt_lambda, x);
-      delta.noalias() = A * x;
-      for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
-      if (o.rule == BufferKind::ema)
-        kern::ema_step(M, delta, x, o.beta);  // online SGD on J_w [app:updates-as-sgd (a)]
-      else
-        kern::ak_step(M, delta, x, 1.0, o.eta, r);  // online SGD on J_f [app:updates-as-sgd (b)]
-      if (cp < o.checkpoints.size() && t == o.checkpoints[cp]) {
-        std::copy(M.data(), M.data() + block, out + cp * block);
-        ++cp;
-      }
-    }
-    double* ratio = out + o.checkpoints.size() * block;
-    for (int i = 0; i < n; ++i)
-      ratio[i] = A.col(i).dot(M.col(i)) / (A.col(i).squaredNorm() * s.spectrum.lambda[i]);
-  };
-  return monte_carlo(ctx.mc(o.trials, "T2 " + o.name()), o.checkpoints.size() * block + n, kernel);
+  ops::RowBuffers op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  const BufferKind rule = o.rule == BufferKind::ema ? BufferKind::ema : BufferKind::ak_raw;
+  for (int q = 0; q < kM; ++q)
+    op.rows.push_back({rule, o.eta, A.row(q).transpose(), Vec::Zero(n), Vec::Zero(n), q});
+  op.beta = o.beta;  // EMA: online SGD on J_w [app:updates-as-sgd (a)]; delta (β = 1): on J_f (b)
+  op.noise_sigma = kNoise;
+  op.noise_slots = kM;
+  op.a0 = 1.0;
+  op.a1 = 0.0;
+  op.steps = o.steps;
+  op.record = o.checkpoints;
+  for (int i = 0; i < n; ++i) {  // Σ_q A(q,i) M_T(q,i) / (‖Au_i‖² λ_i)
+    Mat W = Mat::Zero(kM, n);
+    W.col(i) = A.col(i) / (A.col(i).squaredNorm() * s.spectrum.lambda[i]);
+    op.probes.push_back({W, {o.steps}, false});
+  }
+  if (op.obs(o.checkpoints.size() - 1, kM - 1, n - 1) != online_obs(n, o.checkpoints.size() - 1, kM - 1, n - 1) ||
+      op.probe_obs(0, 0) != o.checkpoints.size() * std::size_t(kM) * n)
+    throw std::logic_error("T2: the online observable layout differs from ops::row_buffers'");
+  // Only the reference and cpu paths exist: on another backend this part runs the cpu path.
+  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  return ops::row_buffers(op, seed, b, ctx.mc(o.trials, "T2 " + o.name()));
 }
 
 void online_figure(ExperimentContext& ctx, const Online& ema, const Online& delta) {
@@ -93,7 +97,6 @@ OnlineRun measure_online(ExperimentContext& ctx, const Setting& s) {
 void check_online(ExperimentContext& ctx, const Setting& s, const OnlineRun& run) {
   const Mat& A = run.A;
   const int n = s.n();
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
   for (std::size_t k = 0; k < run.rules.size(); ++k) {
     const Online& o = run.rules[k];
     for (std::size_t cp = 0; cp < o.checkpoints.size(); ++cp) {
@@ -101,7 +104,7 @@ void check_online(ExperimentContext& ctx, const Setting& s, const OnlineRun& run
       for (int i = 0; i < n; ++i) {
         const double lam = s.spectrum.lambda[i];
         for (int r = 0; r < kM; ++r) {
-          const std::size_t e = cp * block + static_cast<std::size_t>(i) * kM + r;
+          const std::size_t e = online_obs(n, cp, r, i);
           ctx.checks.mc(fmt::format("{}/t={}/{}[{}]", o.name(), t, dir_label(i), r),
                         theory::transient_mean(o.gain(lam) * A(r, i), o.contraction(lam), t),
                         run.res[k].total.estimate(static_cast<Eigen::Index>(e)));

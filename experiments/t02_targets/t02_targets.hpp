@@ -74,6 +74,17 @@ struct Dense {
   Mat gbar() const { return A * sigma; }  // Ḡ = E[δxᵀ] = AΣ
 };
 
+/// An AK buffer on the dense law from M_0 = 0, δ = Ax + σξ (dense_buffer.cpp).
+struct DenseBuffer {
+  BufferKind rule;  ///< ak_raw, or ak_normalized
+  double beta, eta;  ///< β = 1: the pure delta rule
+  std::vector<int> checkpoints;  ///< increasing steps
+  bool in_basis;  ///< record M_t U (true) or M_t (false)
+};
+/// The buffer's Monte Carlo on ops::row_buffers: per checkpoint the kM×n entries of M_t U or
+/// M_t, column-major (entry q + j·kM of a checkpoint's block).
+McResult dense_buffer(ExperimentContext& ctx, const Dense& d, const DenseBuffer& b, std::uint64_t seed,
+                      long long trials, const std::string& label);
 /// Refuses a Monte Carlo whose trial variance grows without bound (E1's radius ≥ 1).
 double require_mean_square_stable(const Vec& lambda, double beta, double eta,
                                   const std::string& what);
@@ -100,6 +111,11 @@ struct Online {
   /// lim E[M_t]u_i / Au_i: λ_i for EMA (→ Ḡ), 1 for pure delta (→ ḠΣ^{-1} = A).
   double gain(double lam) const { return rule == BufferKind::ema ? lam : 1.0; }
 };
+/// Where M_t(r, i) at checkpoint cp sits in an online run's observables (ops::row_buffers'
+/// layout: per checkpoint, row by row).
+inline std::size_t online_obs(int n, std::size_t cp, int r, int i) {
+  return (cp * kM + std::size_t(r)) * std::size_t(n) + std::size_t(i);
+}
 /// [app:updates-as-sgd]: EMA → Ḡ and pure delta → ḠΣ^{-1}, exact means at every step.
 struct OnlineRun {
   Mat A;

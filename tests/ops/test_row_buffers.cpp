@@ -76,6 +76,19 @@ TEST(RowBuffers, CpuMatchesReference) {
   }
 }
 
+// β = 1 with AK rows only is the pure delta rule [eq:delta-rule]: accepted, and the cpu path
+// stays within the reference's rounding bound (the η's keep the rows mean-square stable).
+TEST(RowBuffers, PureDeltaRuleAtBetaOne) {
+  auto o = op(7);
+  o.rows.erase(std::remove_if(o.rows.begin(), o.rows.end(), [](const ops::BufferRow& r) { return r.rule == BufferKind::ema; }),
+               o.rows.end());
+  for (auto& p : o.probes) p.W = p.W.topRows(o.B()).eval();
+  o.beta = 1.0;
+  ASSERT_NO_THROW(o.validate());
+  const auto ref = rows(o, Backend::reference, 0, 4, 1), cpu = rows(o, Backend::cpu, 0, 4, 2);
+  EXPECT_LE(max_rel_diff_rows(ref, cpu, o.n_obs(), 0, o.probe_obs(0, 0)), o.steps * 3 * kC * 7 * kEps64);
+}
+
 // On both paths a step probe is Σ W e of the error recorded at that step and the window probe
 // Σ (−W) of the window mean, each within kC·(B·n)·ε of Σ|W e| (a B·n-term sum).
 TEST(RowBuffers, ProbesAreWeightedSumsOfTheErrors) {
@@ -145,7 +158,8 @@ TEST(RowBuffers, StatisticsIndependentOfThreads) {
 
 TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
   auto refused = [](auto change, const char* param) { expect_refused(op(8), change, param); };
-  refused([](auto& o) { o.beta = 1.0; }, "beta");
+  refused([](auto& o) { o.beta = 1.0; }, "beta");  // EMA rows among them
+  refused([](auto& o) { o.rows[1].rule = BufferKind::delta; }, "rows.rule");  // ak_raw at β = 1
   refused([](auto& o) { o.noise_sigma = -1; }, "noise_sigma");
   refused([](auto& o) { o.rows[0].eta = 0; }, "rows.eta");
   refused([](auto& o) { o.rows[0].noise_slot = 2; }, "rows.noise_slot");

@@ -29,7 +29,7 @@ namespace akm::ops {
 
 /// One buffer row: its rule, its step, its value row, where it starts and its target's direction.
 struct BufferRow {
-  BufferKind rule = BufferKind::ak_normalized;  ///< the row's update rule
+  BufferKind rule = BufferKind::ak_normalized;  ///< the row's update rule: ak_raw, ak_normalized or ema
   double eta = 0.5;  ///< AK step (EMA: unused)
   Vec d;  ///< value row: δ = a_t (d·x) + σξ
   Vec start;  ///< M_0
@@ -49,7 +49,7 @@ struct RowProbe {
 struct RowBuffers {
   Vec sqrt_lambda;  ///< √λ of the key law; n = its size
   std::vector<BufferRow> rows;  ///< the buffer rows, all on the same keys
-  double beta = 0.9;  ///< β of every row
+  double beta = 0.9;  ///< β of every row, in [0, 1); 1 (the pure delta rule [eq:delta-rule]) when every row is AK
   double noise_sigma = 0.5;  ///< σ of ξ
   int noise_slots = 1;  ///< normals drawn a step (≥ every row's noise_slot + 1)
   double a0 = 1.0;  ///< value scale a_t = a0 + a1·t: its value at t = 0

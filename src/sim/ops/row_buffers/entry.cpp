@@ -2,6 +2,7 @@
 // the path beside this file run, its rows folded into the run's statistics.
 #include "akm/sim/ops/row_buffers.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -29,12 +30,17 @@ void RowBuffers::validate() const {
   if (!sqrt_lambda.allFinite() || sqrt_lambda.minCoeff() < 0)
     throw InputError("sqrt_lambda", "a negative or non-finite entry", "must be finite and ≥ 0");
   if (B() < 1) throw InputError("rows", "0 rows", "must hold at least one buffer row");
-  if (!(beta >= 0 && beta < 1)) throw InputError("beta", fmt::format("{}", beta), "must be in [0, 1)");
+  // β = 1 is the pure delta rule [eq:delta-rule] for AK rows; an EMA row would never move.
+  const bool any_ema = std::any_of(rows.begin(), rows.end(), [](const BufferRow& r) { return r.rule == BufferKind::ema; });
+  if (!(beta >= 0 && (beta < 1 || (beta == 1 && !any_ema))))
+    throw InputError("beta", fmt::format("{}", beta), "must be in [0, 1) (or 1 when every row is AK: the pure delta rule)");
   if (!(noise_sigma >= 0 && std::isfinite(noise_sigma)))
     throw InputError("noise_sigma", fmt::format("{}", noise_sigma), "must be finite and ≥ 0");
   if (noise_slots < 1) throw InputError("noise_slots", std::to_string(noise_slots), "must be at least 1");
   if (!std::isfinite(a0) || !std::isfinite(a1)) throw InputError("a0, a1", fmt::format("{}, {}", a0, a1), "must be finite");
   for (const BufferRow& r : rows) {
+    if (r.rule != BufferKind::ak_raw && r.rule != BufferKind::ak_normalized && r.rule != BufferKind::ema)
+      throw InputError("rows.rule", to_string(r.rule), "must be ak-raw, ak-normalized or ema (the pure delta rule: ak-raw at beta = 1)");
     if (r.d.size() != nn || r.start.size() != nn || r.center.size() != nn)
       throw InputError("rows.d, rows.start, rows.center", fmt::format("{}, {}, {} entries", r.d.size(), r.start.size(), r.center.size()),
                        fmt::format("must have n = {} entries each", nn));
