@@ -1,6 +1,7 @@
 // support — what the per-op tests (tests/ops/test_<op>.cpp) share besides the rounding model
 // of tests/rounding_bounds.hpp: the GPU skip, the float normals' measured error, the
-// device-against-emulation step bound, and a short number for the test's XML record.
+// device-against-emulation step bound, the refusal and thread-independence checks, and a short
+// number for the test's XML record.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include "akm/random/stream_hd.hpp"
 #include "akm/sim/backend.hpp"
 #include "akm/sim/cuda.hpp"
+#include "akm/sim/sim.hpp"
 
 namespace akm_test {
 
@@ -83,6 +85,27 @@ void expect_refused(Op base, Change change, const char* param) {
   } catch (const akm::InputError& e) {
     EXPECT_EQ(e.param(), param);
   }
+}
+
+// An op's statistics do not depend on the thread count: `run(mc)` (its McResult entry point on
+// the cpu backend) over 29 trials in 3 groups and chunks of 4, on 1 and on 3 threads, gives
+// the same bits (the rows are folded in chunk order, whatever thread made them).
+// A small run (29 trials in 3 groups, chunks of 4) on `threads` threads.
+inline akm::McOptions small_mc(int threads) {
+  akm::McOptions mc;
+  mc.trials = 29;
+  mc.groups = 3;
+  mc.chunk_trials = 4;
+  mc.threads = threads;
+  return mc;
+}
+template <class Run>
+void expect_statistics_independent_of_threads(Run run) {
+  const akm::McResult a = run(small_mc(1)), b = run(small_mc(3));
+  EXPECT_TRUE(a.total.mean() == b.total.mean());
+  EXPECT_TRUE(a.total.stderr_mean() == b.total.stderr_mean());
+  ASSERT_EQ(a.groups.size(), b.groups.size());
+  for (std::size_t g = 0; g < a.groups.size(); ++g) EXPECT_TRUE(a.groups[g].mean() == b.groups[g].mean());
 }
 
 // For an op with no device kernel: `rows_on(b)` (its *_rows entry point on backend b) must

@@ -100,16 +100,7 @@ TEST(OptimizerLoop, NoiseEntersTheValue) {
 
 TEST(OptimizerLoop, StatisticsIndependentOfThreads) {
   const auto o = op(8, BufferKind::ak_raw);
-  McOptions mc;
-  mc.trials = 29;
-  mc.groups = 3;
-  mc.chunk_trials = 4;
-  mc.threads = 1;
-  const McResult a = ops::optimizer_loop(o, 3, Backend::cpu, mc);
-  mc.threads = 3;
-  const McResult b = ops::optimizer_loop(o, 3, Backend::cpu, mc);
-  EXPECT_TRUE(a.total.mean() == b.total.mean());
-  EXPECT_TRUE(a.total.stderr_mean() == b.total.stderr_mean());
+  expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::optimizer_loop(o, 3, Backend::cpu, mc); });
 }
 
 TEST(OptimizerLoop, RefusesWhatNoBackendCanRun) {

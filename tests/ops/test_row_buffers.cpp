@@ -144,16 +144,7 @@ TEST(RowBuffers, NoiseSlotsAreTheRowsOwn) {
 
 TEST(RowBuffers, StatisticsIndependentOfThreads) {
   const auto o = op(8);
-  McOptions mc;
-  mc.trials = 29;
-  mc.groups = 3;
-  mc.chunk_trials = 4;
-  mc.threads = 1;
-  const McResult a = ops::row_buffers(o, 3, Backend::cpu, mc);
-  mc.threads = 3;
-  const McResult b = ops::row_buffers(o, 3, Backend::cpu, mc);
-  EXPECT_TRUE(a.total.mean() == b.total.mean());
-  EXPECT_TRUE(a.total.stderr_mean() == b.total.stderr_mean());
+  expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::row_buffers(o, 3, Backend::cpu, mc); });
 }
 
 TEST(RowBuffers, RefusesWhatNoBackendCanRun) {

@@ -83,16 +83,7 @@ TEST(SpanBuffers, WindowOfOneStepIsTheLastRecord) {
 
 TEST(SpanBuffers, StatisticsIndependentOfThreads) {
   const auto o = op(48, 16, 2, 2);
-  McOptions mc;
-  mc.trials = 29;
-  mc.groups = 3;
-  mc.chunk_trials = 4;
-  mc.threads = 1;
-  const McResult a = ops::span_buffers(o, 3, Backend::cpu, mc);
-  mc.threads = 3;
-  const McResult b = ops::span_buffers(o, 3, Backend::cpu, mc);
-  EXPECT_TRUE(a.total.mean() == b.total.mean());
-  EXPECT_TRUE(a.total.stderr_mean() == b.total.stderr_mean());
+  expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::span_buffers(o, 3, Backend::cpu, mc); });
 }
 
 TEST(SpanBuffers, RefusesWhatNoBackendCanRun) {
