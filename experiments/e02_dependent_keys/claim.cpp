@@ -10,10 +10,11 @@
 // A second arm (quasistatic.cpp) tests app:scope's other part: thm:fixedpoint needs only Σ̂ to
 // move slowly against τ_i, drift in Ĝ only adds a lag.
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "akm/sim/measured_map.hpp"
 #include "common.hpp"
 #include "quasistatic.hpp"
@@ -27,30 +28,30 @@ constexpr double kEtaNorm = 0.5;
 constexpr int kLags = 40;
 const std::vector<int> kCheckLags{1, 2, 5, 10, 20};
 
-// Observable of direction i at lag k: the diagonal of P_k, lag-major.
+// Observable of direction i at lag k: the diagonal of P_k, lag-major (ops::transport_product's
+// layout, checked in simulate()).
 std::size_t at(int n, int lag, int i) { return static_cast<std::size_t>((lag - 1) * n + i); }
 
+// E[u_iᵀP_ku_i] on ops::transport_product with AR(1) keys (key_rho = ρ; at ρ = 0 independent
+// keys). Its control variates, centred by E[k_i²] (the marginal's, the same for every ρ), are
+// computed and not read.
 McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta, double rho, long long R) {
   const int n = s.n();
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, fmt::format("E2/{}/{}", to_string(key), rho));
-  const double innov = std::sqrt(1.0 - rho * rho);
-  auto kernel = [&, seed, innov](long long trial, double* out) {
-    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec x(n), k(n), r(n), z(n);
-    kern::gaussian_key(keys, s.sqrt_lambda, x);  // x_1 from the stationary law
-    for (int lag = 1; lag <= kLags; ++lag) {
-      if (lag > 1) {
-        kern::gaussian_key(keys, s.sqrt_lambda, z);
-        x = rho * x + innov * z;  // AR(1): same marginal N(0, Σ)
-      }
-      kern::key_for(key, x, k);
-      kern::transport_step(P, k, kBeta, eta, r);
-      for (int i = 0; i < n; ++i) out[at(n, lag, i)] = P(i, i);
-    }
-  };
-  return monte_carlo(ctx.mc(R, fmt::format("E2 {} rho={}", to_string(key), rho)),
-                     static_cast<std::size_t>(kLags) * n, kernel);
+  ops::TransportProduct op;
+  op.sqrt_lambda = s.sqrt_lambda;
+  op.key = key;
+  op.beta = kBeta;
+  op.eta = eta;
+  op.second_moment = key == Key::raw ? s.spectrum.lambda : s.moments.lambda_hat;
+  op.steps = op.lags = kLags;
+  op.full_lags = {};
+  op.key_rho = rho;
+  if (op.layout().diag(kLags, n - 1) != at(n, kLags, n - 1))
+    throw std::logic_error("E2: the observable layout differs from ops::transport_product's");
+  // ρ = 0 has every backend; ρ ≠ 0 reference and cpu: on another backend those runs take the cpu.
+  const Backend b = ops::transport_product_has(ctx.opts.backend, rho) ? ctx.backend() : Backend::cpu;
+  return ops::transport_product(op, derive_seed(ctx.opts.seed, fmt::format("E2/{}/{}", to_string(key), rho)), b,
+                                ctx.mc(R, fmt::format("E2 {} rho={}", to_string(key), rho)));
 }
 
 // One (key, ρ) run of the transport product.
@@ -165,6 +166,7 @@ static void e02_dependent_keys(ExperimentContext& ctx) {
 
   // ---- Simulate: E[u_iᵀP_k u_i] per (key, ρ); the quasi-static arm [app:scope] ----
   for (Transport& run : runs) run.res = simulate(ctx, s, run.key, run.eta, run.rho, R);
+  ctx.own_kernels();  // the quasi-static arm: its own kernel, not yet an op
   const e02::Quasistatic quasistatic = e02::measure_quasistatic(ctx);
 
   // ---- Check: every lag at ρ = 0, lag 1 at every ρ; then the quasi-static arm ----

@@ -97,6 +97,29 @@ TEST(TransportProduct, CpuAndEmulatedMatchReference) {
     }
 }
 
+// Dependent keys (AR(1), ρ = 0.9; E2): the cpu path within the same bound of the reference (the
+// chain adds two products and a sum a step, ≤ 3ε relative on a key whose terms share a sign
+// pattern, inside the kC·n·ε of the dot), on both keys; the chain at ρ = 0 is the independent
+// law bit for bit; and no device path.
+TEST(TransportProduct, DependentKeysCpuMatchesReference) {
+  for (Key key : {Key::raw, Key::normalized}) {
+    auto p = op(16, key);
+    const auto independent = rows(p, Backend::cpu, 3, 4, 2);
+    p.key_rho = 0.9;
+    const std::size_t n_obs = p.layout().size();
+    const auto ref = rows(p, Backend::reference, 3, 4, 1), cpu = rows(p, Backend::cpu, 3, 4, 2);
+    EXPECT_NE(cpu, independent) << to_string(key);
+    for (const Part& part : parts(p.layout()))
+      EXPECT_LE(worst(ref, cpu, n_obs, part), p.steps * (kC * 16 + 4) * kEps64) << to_string(key) << ", " << part.name;
+    p.key_rho = 0.0;
+    EXPECT_EQ(rows(p, Backend::cpu, 3, 4, 2), independent) << to_string(key);
+  }
+  auto p = op(16, Key::raw);
+  p.key_rho = 0.5;
+  std::vector<double> r(p.layout().size());
+  expect_no_device_path([&](Backend b) { ops::transport_product_rows(p, 1, b, 0, 1, 1, r.data()); });
+}
+
 // The statistics the claims read: the same numbers for any thread count and any batching
 // (monte_carlo_rows folds every chunk in trial order and the chunks in order), and equal to
 // monte_carlo() with a per-trial kernel that writes the same rows.
@@ -136,6 +159,7 @@ TEST(TransportProduct, RefusesWhatNoBackendCanRun) {
   refused([](auto& p) { p.full_lags = {5, 5}; }, "full_lags");
   refused([](auto& p) { p.second_moment = Vec(3); }, "second_moment");
   refused([](auto& p) { p.sqrt_lambda[2] = std::nan(""); }, "sqrt_lambda");
+  refused([](auto& p) { p.key_rho = 1.0; }, "key_rho");
   const auto p24 = op(24, Key::raw);  // the device kernel is unrolled for 16, 32 and 64
   std::vector<double> r(p24.layout().size());
   EXPECT_THROW(ops::transport_product_rows(p24, 1, Backend::cuda_emulated, 0, 1, 1, r.data()), InputError);

@@ -4,7 +4,9 @@
 // P_k = Π_{j≤k}(βI − ηk_jk_jᵀ), P_0 = I, in the eigenbasis of Σ with keys k = x (raw) or
 // x̂ = x/‖x‖ (normalized), x = √λ ∘ z. E[P_k] = (βI − ηE[kkᵀ])^k is diagonal with entries
 // β̃_i^k, and Σ_k β̃_i^k = τ_i. Row r of P evolves alone, p ← βp − η(p·k)k, on the trial's
-// keys: the device backends give each row its own thread.
+// keys: the device backends give each row its own thread. With key_rho = ρ ≠ 0 the keys are
+// dependent, x_t = ρx_{t−1} + √(1−ρ²)·√λ∘z_t from x_1 = √λ∘z_1 (an AR(1) chain with the same
+// marginal; E2), on the reference and cpu paths only.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -30,6 +32,8 @@ struct TransportProduct {
   int lags = 60;  ///< lags 1..lags whose diagonal is recorded (≤ steps)
   std::vector<int> full_lags{1, 5, 20};  ///< increasing lags ≤ steps whose every entry is recorded
   bool squares = false;  ///< also record P_k(i,i)², k = 1..lags
+  /// ρ of the AR(1) key chain, in (−1, 1); 0: independent keys. ≠ 0 runs on reference and cpu only.
+  double key_rho = 0.0;
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   /// Where each observable sits in a trial's row.
@@ -37,6 +41,12 @@ struct TransportProduct {
   /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
   void validate() const;
 };
+
+/// Whether the op has a path on backend b: every backend for independent keys, reference and
+/// cpu for dependent ones (key_rho ≠ 0).
+inline bool transport_product_has(Backend b, double key_rho) {
+  return key_rho == 0.0 || b == Backend::reference || b == Backend::cpu;
+}
 
 /// Rows of trials [first, first + count) into rows (count × layout().size(), row-major), trial t
 /// on the stream (seed, t, keys), on `backend` with `threads` host threads.

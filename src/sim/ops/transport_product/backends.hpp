@@ -12,7 +12,7 @@ namespace akm::ops::detail {
 struct TransportProductPlain {
   std::vector<double> sqrt_lambda, second_moment, beta_tilde;  ///< per direction; β̃_i of E[k_i²]
   bool normalized;
-  double beta, eta;
+  double beta, eta, key_rho;
   int steps;
   std::vector<int> full_lags;
   TransportProductLayout layout;

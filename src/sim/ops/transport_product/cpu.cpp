@@ -18,20 +18,30 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
   parallel_for(0, std::size_t(count), threads, [&](std::size_t j) {
     double* __restrict out = rows + j * L.size();
     const std::size_t draws = std::size_t(op.steps) * n;
-    std::vector<double> z(draws + draws % 2), P(std::size_t(n) * n, 0.0), k(n), power(n, 1.0), sum(n, 0.0);
+    std::vector<double> z(draws + draws % 2), P(std::size_t(n) * n, 0.0), k(n), x(n), power(n, 1.0), sum(n, 0.0);
+    const double rho = op.key_rho, innov = std::sqrt(1.0 - rho * rho);
     engine::NormalStream(seed, std::uint64_t(first + (long long)j), Purpose::keys).fill(z.data(), int(z.size()));
     for (int i = 0; i < n; ++i) P[std::size_t(i) * n + i] = 1.0;
     for (int i = 0; i < n; ++i) out[L.horizon(i)] = out[L.cv_horizon(i)] = 1.0;  // k = 0 term of Σ_k P_k
     const double* __restrict sl = op.sqrt_lambda.data();
     double* __restrict kp = k.data();
+    double* __restrict xp = x.data();
     std::size_t f = 0;
     for (int lag = 1; lag <= op.steps; ++lag) {
       const double* zs = z.data() + std::size_t(lag - 1) * n;
       double nn = 0;
+      if (rho == 0.0 || lag == 1) {
 #pragma omp simd reduction(+ : nn)
-      for (int i = 0; i < n; ++i) {
-        kp[i] = sl[i] * zs[i];
-        nn += kp[i] * kp[i];
+        for (int i = 0; i < n; ++i) {
+          xp[i] = kp[i] = sl[i] * zs[i];
+          nn += kp[i] * kp[i];
+        }
+      } else {  // the AR(1) chain x_t = ρx_{t−1} + √(1−ρ²)·√λ∘z_t
+#pragma omp simd reduction(+ : nn)
+        for (int i = 0; i < n; ++i) {
+          xp[i] = kp[i] = rho * xp[i] + innov * (sl[i] * zs[i]);
+          nn += kp[i] * kp[i];
+        }
       }
       if (op.normalized) {
         const double norm = std::sqrt(nn);

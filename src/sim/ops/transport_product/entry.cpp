@@ -24,6 +24,7 @@ void TransportProduct::validate() const {
   for (Eigen::Index i = 0; i < sqrt_lambda.size(); ++i)
     if (!(std::isfinite(sqrt_lambda[i]) && sqrt_lambda[i] >= 0 && std::isfinite(second_moment[i])))
       throw InputError("sqrt_lambda", fmt::format("entry {}", i), "must be finite and ≥ 0, with a finite E[k²]");
+  if (!(key_rho > -1 && key_rho < 1)) throw InputError("key_rho", fmt::format("{}", key_rho), "must be in (-1, 1)");
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
   if (lags < 1 || lags > steps)
     throw InputError("lags", std::to_string(lags), "must be in [1, steps = " + std::to_string(steps) + "]");
@@ -35,7 +36,7 @@ void TransportProduct::validate() const {
 namespace detail {
 
 TransportProductPlain plain(const TransportProduct& op) {
-  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.steps, op.full_lags, op.layout()};
+  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.key_rho, op.steps, op.full_lags, op.layout()};
   for (int i = 0; i < op.n(); ++i) {
     p.sqrt_lambda.push_back(op.sqrt_lambda[i]);
     p.second_moment.push_back(op.second_moment[i]);
@@ -51,6 +52,8 @@ namespace {
 // The backend's path; `p` is plain(op), made once per run rather than once per call.
 void rows_on(const TransportProduct& op, const detail::TransportProductPlain& p, std::uint64_t seed, Backend backend, long long first,
              long long count, int threads, double* rows) {
+  if (!transport_product_has(backend, op.key_rho))
+    throw InputError("backend", to_string(backend), "must be reference or cpu for dependent keys (key_rho ≠ 0): no device path");
   switch (backend) {
     case Backend::reference: return detail::transport_product_reference(op, seed, first, count, threads, rows);
     case Backend::cpu: return detail::transport_product_cpu(p, seed, first, count, threads, rows);
