@@ -30,7 +30,7 @@ void kfac_exact(const Dense& d, KfacRun& run) {
 
 // (b) The pure delta rule [eq:delta-rule] (AK raw key at β = 1) in the dense basis, M_t at
 // every checkpoint (dense_buffer: ops::row_buffers).
-McResult kfac_monte_carlo(ExperimentContext& ctx, const Dense& d, double eta, long long R) {
+McResult simulate_kfac(ExperimentContext& ctx, const Dense& d, double eta, long long R) {
   return dense_buffer(ctx, d, {BufferKind::ak_raw, 1.0, eta, kKfacCheckpoints, false},
                       derive_seed(ctx.opts.seed, "T2/kfac"), R, "T2 K-FAC");
 }
@@ -67,7 +67,7 @@ KfacRun measure_kfac(ExperimentContext& ctx, const Dense& d) {
     run.alt.push_back(d.gbar() * (Mat::Identity(n, n) - matrix_power(P, t)));
   }
   run.trials = trials(ctx, 6000, 600);
-  run.res = kfac_monte_carlo(ctx, d, run.eta, run.trials);
+  run.res = simulate_kfac(ctx, d, run.eta, run.trials);
   return run;
 }
 
