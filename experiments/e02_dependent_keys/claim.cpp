@@ -49,7 +49,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta,
   if (op.layout().diag(kLags, n - 1) != at(n, kLags, n - 1))
     throw std::logic_error("E2: the observable layout differs from ops::transport_product's");
   // ρ = 0 has every backend; ρ ≠ 0 reference and cpu: on another backend those runs take the cpu.
-  const Backend b = ops::transport_product_has(ctx.opts.backend, rho) ? ctx.backend() : Backend::cpu;
+  const Backend b = ops::transport_product_has(ctx.opts.backend, op) ? ctx.backend() : Backend::cpu;
   return ops::transport_product(op, derive_seed(ctx.opts.seed, fmt::format("E2/{}/{}", to_string(key), rho)), b,
                                 ctx.mc(R, fmt::format("E2 {} rho={}", to_string(key), rho)));
 }

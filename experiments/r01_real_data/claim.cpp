@@ -24,11 +24,14 @@
 // rows make the mean's sampling law too skewed for the check's first-order correction.
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 
 #include <Eigen/Eigenvalues>
 #include <fmt/format.h>
 
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "akm/spectrum/data_keys.hpp"
 #include "common.hpp"
 
@@ -72,11 +75,13 @@ struct Case {
   DataKeys data;
   int n = 0;
   Vec lam_hat, kappa, lam_hat_g, kappa_g;
-  Mat W;      ///< normalized rows in the Σ̂ eigenbasis: the simulation's keys
+  Mat U;      ///< Σ̂'s eigenvectors u_i (descending λ̂_i): the directions the simulation reads along
+  Mat W;      ///< normalized rows in the Σ̂ eigenbasis
   Vec norms;  ///< the rows' norms
-  McResult res;
-  std::size_t diag_at(int lag, int i) const { return static_cast<std::size_t>((lag - 1) * n + i); }
-  std::size_t c_at(int i) const { return static_cast<std::size_t>(kLag * n + i); }
+  McResult transport;  ///< ops::transport_product: u_iᵀP_ku_i at lags 1..kLag
+  McResult gain;       ///< ops::row_buffers: (M_1)_ii, row i valued δ = x_i
+  std::size_t diag_at(int lag, int i) const { return ops::TransportProductLayout{n, kLag, 0, false}.diag(lag, i); }
+  std::size_t c_at(int i) const { return static_cast<std::size_t>(i) * n + i; }  // row i's entry i at step 1
 };
 
 Case prepare(const DataCase& dc) {
@@ -85,7 +90,8 @@ Case prepare(const DataCase& dc) {
   // Exact finite-sample moments in the drawing (covariance eigen-) coordinates.
   const Mat S = c.data.sigma_hat(), Kmat = c.data.kappa_matrix();
   Eigen::SelfAdjointEigenSolver<Mat> es(S);
-  Mat U(n, n);
+  Mat& U = c.U;
+  U.resize(n, n);
   c.lam_hat.resize(n);
   for (int i = 0; i < n; ++i) {  // descending
     c.lam_hat[i] = es.eigenvalues()[n - 1 - i];
@@ -102,24 +108,44 @@ Case prepare(const DataCase& dc) {
   return c;
 }
 
+// Both runs draw the data set's rows on the same keys stream, read along u_i: the transport
+// product (normalized keys) and one AK step from M = 0 with δ = x, row i valued δ_i = x_i, so
+// that (M_1)_ii = ηx_i x̂_i = η‖x‖x̂_i² — the first key is the same in both.
 void simulate(ExperimentContext& ctx, Case& c, long long R) {
   const int n = c.n;
-  const std::size_t nobs = static_cast<std::size_t>(n) * (kLag + 1);
   const std::uint64_t seed = derive_seed(ctx.opts.seed, std::string("R1/") + c.dc->name);
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, trial, Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec k(n), r(n);
-    for (int lag = 1; lag <= kLag; ++lag) {
-      const int s = c.data.draw_index(keys);
-      k = c.W.row(s).transpose();
-      if (lag == 1)  // one AK step from M = 0 with δ = x: (M_1)_ii = η‖x‖x̂_i²
-        for (int i = 0; i < n; ++i) out[c.c_at(i)] = kEta * c.norms[s] * k[i] * k[i];
-      kern::transport_step(P, k, kBeta, kEta, r);
-      for (int i = 0; i < n; ++i) out[c.diag_at(lag, i)] = P(i, i);
-    }
-  };
-  c.res = monte_carlo(ctx.mc(R, fmt::format("R1 {}", c.dc->name)), nobs, kernel);
+  ops::LawKeys keys;
+  keys.data = std::make_shared<const DataKeys>(c.data);
+  keys.coords = c.U;
+  ops::TransportProduct tp;
+  tp.law_keys = keys;
+  tp.sqrt_lambda = Vec::Zero(n);  // sizes the op; the data set gives the keys
+  tp.second_moment = c.lam_hat;   // E[k_i²] along u_i: the control variates' centring (not read)
+  tp.key = Key::normalized;
+  tp.beta = kBeta;
+  tp.eta = kEta;
+  tp.steps = tp.lags = kLag;
+  tp.full_lags = {};
+  const Backend b = ops::transport_product_has(ctx.opts.backend, tp) ? ctx.backend() : Backend::cpu;
+  c.transport = ops::transport_product(tp, seed, b, ctx.mc(R, fmt::format("R1 {} transport", c.dc->name)));
+  ops::RowBuffers gain;
+  gain.law_keys = keys;
+  gain.sqrt_lambda = Vec::Zero(n);
+  for (int i = 0; i < n; ++i) {
+    ops::BufferRow row;
+    row.rule = BufferKind::ak_normalized;
+    row.eta = kEta;
+    row.d = Vec::Unit(n, i);
+    row.start = row.center = Vec::Zero(n);
+    gain.rows.push_back(row);
+  }
+  gain.beta = kBeta;
+  gain.noise_sigma = 0.0;
+  gain.steps = 1;
+  gain.record = {1};
+  if (gain.obs(0, n - 1, n - 1) != c.c_at(n - 1))
+    throw std::logic_error("R1: the gain layout differs from ops::row_buffers'");
+  c.gain = ops::row_buffers(gain, seed, ctx.backend_for(ops::row_buffers_has), ctx.mc(R, fmt::format("R1 {} gain", c.dc->name)));
 }
 
 /// The checks of one data set: β̃_i, β̃_i^k and c_i = ηκ_i per direction (gated where a direction
@@ -137,11 +163,11 @@ int check(ExperimentContext& ctx, const Case& c, long long R) {
     const std::string base = fmt::format("{}/{}", c.dc->name, dir_name(i));
     const std::string why = "design skewness γ/√R = {:.3g} > {} (direction carried by few rows; T9's gate)";
     if (skew_bt <= kMaxDesignSkew) {
-      ctx.checks.mc(base + "/beta_tilde", bt, c.res.total.estimate(static_cast<Eigen::Index>(o1)))
+      ctx.checks.mc(base + "/beta_tilde", bt, c.transport.total.estimate(static_cast<Eigen::Index>(o1)))
           .against(bt_g, "Gaussian")
           .sensitivity(-kEta * c.lam_hat[i], kBeta, -kEta * c.lam_hat[i]);
       const double btk = std::pow(bt, kLag);
-      ctx.checks.mc(fmt::format("{}/lag={}", base, kLag), btk, c.res.total.estimate(static_cast<Eigen::Index>(ok)))
+      ctx.checks.mc(fmt::format("{}/lag={}", base, kLag), btk, c.transport.total.estimate(static_cast<Eigen::Index>(ok)))
           .against(std::pow(bt_g, kLag), "Gaussian")
           .sensitivity(kLag * btk / bt * -kEta * c.lam_hat[i], kLag * btk / bt * kBeta,
                        kLag * btk / bt * -kEta * c.lam_hat[i]);
@@ -151,7 +177,7 @@ int check(ExperimentContext& ctx, const Case& c, long long R) {
       gated += 2;
     }
     if (skew_c <= kMaxDesignSkew) {
-      ctx.checks.mc(base + "/c", cc, c.res.total.estimate(static_cast<Eigen::Index>(oc)))
+      ctx.checks.mc(base + "/c", cc, c.gain.total.estimate(static_cast<Eigen::Index>(oc)))
           .against(c_g, "Gaussian")
           .sensitivity(cc, std::numeric_limits<double>::quiet_NaN(), cc);
     } else {
@@ -167,7 +193,8 @@ int check(ExperimentContext& ctx, const Case& c, long long R) {
 /// The table, finding, params entry and figure of one data set.
 void record(ExperimentContext& ctx, const Case& c, int gated) {
   const int n = c.n;
-  const Vec mean = c.res.total.mean(), se = c.res.total.stderr_mean();
+  const Vec mean = c.transport.total.mean(), se = c.transport.total.stderr_mean();
+  const Vec mean_c = c.gain.total.mean(), se_c = c.gain.total.stderr_mean();
   CsvTable tab{{"direction", "lam_hat", "lam_hat_gauss", "decay_exact", "decay_gauss", "decay_measured",
                 "decay_stderr", "c_exact", "c_gauss", "c_measured", "c_stderr"},
                {}};
@@ -181,7 +208,7 @@ void record(ExperimentContext& ctx, const Case& c, int gated) {
     const std::size_t o1 = c.diag_at(1, i), oc = c.c_at(i);
     worst_bt_gap = std::max(worst_bt_gap, std::abs(bt_g - bt) / se[o1]);
     tab.add({i + 1, c.lam_hat[i], c.lam_hat_g[i], kBeta - bt, kBeta - bt_g, kBeta - mean[o1], se[o1],
-             kEta * c.kappa[i], kEta * c.kappa_g[i], mean[oc], se[oc]});
+             kEta * c.kappa[i], kEta * c.kappa_g[i], mean_c[oc], se_c[oc]});
   }
   const char* name = c.dc->name;
   const double med_l = median(rel_lam), max_l = *std::max_element(rel_lam.begin(), rel_lam.end());

@@ -63,7 +63,7 @@ McResult simulate(ExperimentContext& ctx, const Run& run, std::uint64_t seed, lo
                                                          entry(n, kCheckpoints.size() - 1, kM - 1, n - 1))
     throw std::logic_error("T1: the observable layout differs from ops::row_buffers'");
   // Only the reference and cpu paths exist: on another backend T1 runs the cpu path.
-  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::row_buffers_has);
   return ops::row_buffers(op, seed, b, ctx.mc(trials, fmt::format("T1 {} {}", run.s.name, to_string(run.key)), kGroups));
 }
 

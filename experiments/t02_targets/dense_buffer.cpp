@@ -34,7 +34,7 @@ McResult dense_buffer(ExperimentContext& ctx, const Dense& d, const DenseBuffer&
   if (op.n_obs() != b.checkpoints.size() * std::size_t(kM) * n)
     throw std::logic_error("T2: the dense buffer's observable layout differs from ops::row_buffers'");
   // Only the reference and cpu paths exist: on another backend this part runs the cpu path.
-  const Backend backend = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend backend = ctx.backend_for(ops::row_buffers_has);
   return ops::row_buffers(op, seed, backend, ctx.mc(trials, label));
 }
 

@@ -38,7 +38,7 @@ McResult simulate_online(ExperimentContext& ctx, const Setting& s, const Mat& A,
       op.probe_obs(0, 0) != o.checkpoints.size() * std::size_t(kM) * n)
     throw std::logic_error("T2: the online observable layout differs from ops::row_buffers'");
   // Only the reference and cpu paths exist: on another backend this part runs the cpu path.
-  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::row_buffers_has);
   return ops::row_buffers(op, seed, b, ctx.mc(o.trials, "T2 " + o.name()));
 }
 

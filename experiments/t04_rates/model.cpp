@@ -25,7 +25,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Arm& arm, std:
   if (op.state(kSteps, n - 1, 1) != at(n, kSteps, n - 1, 1) || op.moment(n - 1, 6) != mom(n, n - 1, 6))
     throw std::logic_error("T4: the observable layout differs from ops::optimizer_loop's");
   // Only the reference and cpu paths exist: on another backend T4 runs the cpu path.
-  const Backend b = ops::optimizer_loop_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::optimizer_loop_has);
   return ops::optimizer_loop(op, seed, b, ctx.mc(R, fmt::format("T4 {} {}", s.name, to_string(arm.rule)), kGroups));
 }
 

@@ -104,7 +104,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const std::vector<Bu
       op.probe_obs(kBuffers - 1, 0) != L.slope(kBuffers - 1))
     throw std::logic_error("T6: the observable layout differs from ops::row_buffers'");
   // Only the reference and cpu paths exist: on another backend T6 runs the cpu path.
-  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::row_buffers_has);
   return ops::row_buffers(op, seed, b, ctx.mc(trials, fmt::format("T6 {} {}", s.name, sc.name), kGroups));
 }
 

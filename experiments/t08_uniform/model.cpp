@@ -24,7 +24,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, const Vec& a, const 
   if (op.obs(kSteps - 1, 0, n - 1) != at(n, kSteps, n - 1) || op.probe_obs(0, 0) != weighted(n))
     throw std::logic_error("T8: the observable layout differs from ops::row_buffers'");
   // Only the reference and cpu paths exist: on another backend T8 runs the cpu path.
-  const Backend b = ops::row_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::row_buffers_has);
   return ops::row_buffers(op, seed, b, ctx.mc(trials, "T8 " + s.name, kGroups));
 }
 

@@ -32,7 +32,7 @@ ops::SpanBuffers ShapeRun::op() const {
 // paths only: on another backend T9 runs the cpu path and reads as not on ops); the jackknifed
 // gains.
 void ShapeRun::simulate_projections() {
-  const Backend b = ops::span_buffers_has(ctx.opts.backend) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::span_buffers_has);
   res = ops::span_buffers(op(), mc_seed, b, ctx.mc(R, "T9 " + name, kGroups));
   mean = res.total.mean(), se = res.total.stderr_mean();
   // The improvement over the queried span, the AK gain ratio bottom/top (improvement_check),

@@ -2,10 +2,13 @@
 // checks, matrix powers, and the raw key's moments by a separate Monte Carlo.
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "t16_mixture.hpp"
 
 namespace akm::exp::t16 {
@@ -16,52 +19,56 @@ Variant make_variant(Key key, double eta, const Mat& S, const Mat& G) {
   return v;
 }
 
+// The transport product on ops::transport_product with the mixture as its key law, the keys
+// read along v's eigenvectors V (so the op's P_k is VᵀP_kV) and the component spikes as forms.
 McResult transport(ExperimentContext& ctx, const KeySampler& law, const Variant& v, const Mat& B1,
                    std::uint64_t seed, long long R) {
   const int n = law.n(), C = law.components();
+  ops::TransportProduct op;
+  op.law_keys.law = std::make_shared<const KeySampler>(law);
+  op.law_keys.coords = v.V;
+  op.sqrt_lambda = Vec::Zero(n);  // sizes the op; the law draws the keys
+  op.second_moment = v.ev;  // E[k_j²] along v_j: the control variates' centring (not read)
+  op.key = v.key;
+  op.beta = kBeta;
+  op.eta = v.eta;
+  op.steps = op.lags = kSteps;
+  op.full_lags = {kLags[kOffLag]};
+  op.forms = (v.V.transpose() * B1).transpose();  // b_c in V's coordinates
+  op.form_lags = kLags;
   const TLayout L{n, C};
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec x(n), w(n), k(n), r(n);
-    std::size_t l = 0;
-    for (int t = 1; t <= kSteps; ++t) {
-      law.draw(keys, x, w);
-      kern::key_for(v.key, x, k);
-      kern::transport_step(P, k, kBeta, v.eta, r);
-      if (l < kLags.size() && t == kLags[l]) {
-        const Mat Q = v.V.transpose() * P * v.V;
-        for (int j = 0; j < n; ++j) out[L.diag(l, j)] = Q(j, j);
-        if (l == kOffLag)
-          for (int c = 0; c < n; ++c)
-            for (int rr = 0; rr < n; ++rr) out[L.off(rr, c)] = Q(rr, c);
-        for (int c = 0; c < C; ++c) out[L.comp(l, c)] = B1.col(c).dot(P * B1.col(c));
-        ++l;
-      }
-    }
-  };
-  return monte_carlo(ctx.mc(R, fmt::format("T16 transport {}", to_string(v.key))), L.size(), kernel);
+  if (op.layout().size() != L.op().size() || op.layout().form(0, 0) != L.comp(0, 0))
+    throw std::logic_error("T16: the observable layout differs from ops::transport_product's");
+  // A key law has reference and cpu paths: on another backend T16 runs the cpu path.
+  const Backend b = ops::transport_product_has(ctx.opts.backend, op) ? ctx.backend() : Backend::cpu;
+  return ops::transport_product(op, seed, b, ctx.mc(R, fmt::format("T16 transport {}", to_string(v.key))));
 }
 
+// The tracking run on ops::row_buffers: one buffer row from M_0 = 0 on the mixture's keys read
+// along V (so the row is M_tV, recorded at every step), its value δ = a·x̂ + ξ (a in V's
+// coordinates), target 0: the observables are M_tv_j.
 McResult tracking(ExperimentContext& ctx, const KeySampler& law, const Variant& v, const Vec& a,
                   std::uint64_t seed, long long R) {
   const int n = law.n();
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
-    Stream noise(seed, static_cast<std::uint64_t>(trial), Purpose::noise);
-    Mat M = Mat::Zero(1, n);
-    Vec x(n), w(n), k(n), r(1), delta(1);
-    for (int t = 1; t <= kSteps; ++t) {
-      law.draw(keys, x, w);
-      delta[0] = a.dot(x) / x.norm() + kNoise * noise.normal();
-      kern::key_for(v.key, x, k);
-      kern::ak_step(M, delta, k, kBeta, v.eta, r);
-      const Vec proj = v.V.transpose() * M.row(0).transpose();
-      for (int j = 0; j < n; ++j) out[static_cast<std::size_t>(t - 1) * n + j] = proj[j];
-    }
-  };
-  return monte_carlo(ctx.mc(R, fmt::format("T16 tracking {}", to_string(v.key))),
-                     static_cast<std::size_t>(kSteps) * n, kernel);
+  ops::RowBuffers op;
+  op.law_keys.law = std::make_shared<const KeySampler>(law);
+  op.law_keys.coords = v.V;
+  op.sqrt_lambda = Vec::Zero(n);  // sizes the op; the law draws the keys
+  op.value_on_normalized = true;
+  ops::BufferRow row;
+  row.rule = v.key == Key::raw ? BufferKind::ak_raw : BufferKind::ak_normalized;
+  row.eta = v.eta;
+  row.d = v.V.transpose() * a;
+  row.start = row.center = Vec::Zero(n);
+  op.rows = {row};
+  op.beta = kBeta;
+  op.noise_sigma = kNoise;
+  op.steps = kSteps;
+  for (int t = 1; t <= kSteps; ++t) op.record.push_back(t);
+  if (op.n_obs() != static_cast<std::size_t>(kSteps) * n || op.obs(kSteps - 1, 0, n - 1) != op.n_obs() - 1)
+    throw std::logic_error("T16: the tracking layout differs from ops::row_buffers'");
+  return ops::row_buffers(op, seed, ctx.backend_for(ops::row_buffers_has),
+                          ctx.mc(R, fmt::format("T16 tracking {}", to_string(v.key))));
 }
 
 std::size_t family(ExperimentContext& ctx, const std::string& name, const std::vector<double>& pred,

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "akm/sim/ops/transport_product_layout.hpp"
 #include "akm/spectrum/keys.hpp"
 #include "common.hpp"
 
@@ -39,13 +40,15 @@ struct Variant {
 Variant make_variant(Key key, double eta, const Mat& S, const Mat& G);
 
 
-// Transport observables: diag(VᵀP_kV) per lag, all of VᵀP_5V, b_cᵀP_kb_c per lag.
+// Transport observables where the checks read them in ops::transport_product's row (keys read
+// along V, so its P_k is VᵀP_kV): diag(VᵀP_kV) at kLags[l], all of VᵀP_5V, and b_cᵀP_kb_c at
+// kLags[l] (the forms, b_c in V's coordinates).
 struct TLayout {
   int n, comps;
-  std::size_t diag(std::size_t l, int j) const { return l * n + j; }
-  std::size_t off(int r, int c) const { return kLags.size() * n + static_cast<std::size_t>(c) * n + r; }
-  std::size_t comp(std::size_t l, int c) const { return kLags.size() * n + static_cast<std::size_t>(n) * n + l * comps + c; }
-  std::size_t size() const { return comp(kLags.size(), 0); }
+  ops::TransportProductLayout op() const { return {n, kSteps, 1, false, comps, static_cast<int>(kLags.size())}; }
+  std::size_t diag(std::size_t l, int j) const { return op().diag(kLags[l], j); }
+  std::size_t off(int r, int c) const { return op().full(0, r, c); }
+  std::size_t comp(std::size_t l, int c) const { return op().form(static_cast<int>(l), c); }
 };
 
 McResult transport(ExperimentContext& ctx, const KeySampler& law, const Variant& v, const Mat& B1,

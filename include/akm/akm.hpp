@@ -139,6 +139,7 @@
 #include "akm/sim/ops/deployed.hpp"
 #include "akm/sim/ops/fit.hpp"
 #include "akm/sim/ops/glm_buffer.hpp"
+#include "akm/sim/ops/key_law.hpp"
 #include "akm/sim/ops/optimizer_loop.hpp"
 #include "akm/sim/ops/phase_map.hpp"
 #include "akm/sim/ops/phase_measure.hpp"

@@ -1,12 +1,13 @@
-// The row_buffers op (T1, T6 and T8's Monte Carlo) held to its plain reference: the fast CPU
-// engine in double against the 1×n Eigen buffers of the reference, within the rounding model of
-// tests/test_engine.cpp; the probes as the weighted sums of the recorded errors; rows
-// independent of the host thread count and of which call computes them; the device backends
-// refused by name.
+// The row_buffers op (T1, T2, T6, T8 and T16's Monte Carlo) held to its plain reference: the
+// fast CPU engine in double against the 1×n Eigen buffers of the reference, within the rounding
+// model of tests/test_engine.cpp, on Gaussian keys and on a key law; the probes as the weighted
+// sums of the recorded errors; rows independent of the host thread count and of which call
+// computes them; the device backends refused by name.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "akm/base/errors.hpp"
@@ -142,6 +143,41 @@ TEST(RowBuffers, NoiseSlotsAreTheRowsOwn) {
   }
 }
 
+// The op's λ (op above), for a KeySampler on the same spectrum.
+Vec lambda_of(int n) {
+  Vec l(n);
+  for (int i = 0; i < n; ++i) l[i] = i < 3 ? 10.0 / (i + 1) : 0.5;
+  return l;
+}
+
+// A key law (T16's kind: a three-component mixture, one component in a Haar basis; scales ≤ 1,
+// so the rows stay as stable as on the Gaussian keys) read along a dense orthogonal basis, its
+// values on x or on x̂: the cpu path draws the keys as the reference does (LawKeys::batch),
+// so the bound above holds. The Gaussian law through KeySampler, in its own coordinates, is the
+// default keys bit for bit on the reference.
+TEST(RowBuffers, KeyLawCpuMatchesReference) {
+  const int n = 16;
+  const KeySampler law(parse_key_law("mixture:weights=0.4/0.3/0.3,scales=1/0.5/0.25,bases=identity/reverse/random"),
+                       lambda_of(n), 5);
+  for (bool on_normalized : {false, true}) {
+    auto o = op(n);
+    o.law_keys.law = std::make_shared<const KeySampler>(law);
+    o.law_keys.coords = law.basis(2);
+    o.value_on_normalized = on_normalized;
+    const auto ref = rows(o, Backend::reference, 3, 4, 1), cpu = rows(o, Backend::cpu, 3, 4, 2);
+    const double w = max_rel_diff_rows(ref, cpu, o.n_obs(), 0, o.probe_obs(0, 0));
+    EXPECT_LE(w, o.steps * 3 * kC * n * kEps64) << "values on x̂: " << on_normalized;
+    EXPECT_GT(w, 0.0) << "values on x̂: " << on_normalized;
+    EXPECT_EQ(cpu, rows(o, Backend::cpu, 3, 4, 1));
+  }
+  auto o = op(n);
+  const auto plain = rows(o, Backend::reference, 3, 4, 1);
+  o.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), lambda_of(n));
+  EXPECT_EQ(rows(o, Backend::reference, 3, 4, 1), plain);
+  std::vector<double> r(o.n_obs());
+  expect_no_device_path([&](Backend b) { ops::row_buffers_rows(o, 1, b, 0, 1, 1, r.data()); });
+}
+
 TEST(RowBuffers, StatisticsIndependentOfThreads) {
   const auto o = op(8);
   expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::row_buffers(o, 3, Backend::cpu, mc); });
@@ -163,6 +199,8 @@ TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
   refused([](auto& o) { o.probes[0].W = Mat::Zero(5, 8); }, "probes.W");
   refused([](auto& o) { o.window_start = 0; }, "probes.window");
   refused([](auto& o) { o.steps = 0; }, "steps");
+  refused([](auto& o) { o.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), Vec::Ones(3)); }, "law");
+  refused([](auto& o) { o.law_keys.coords = Mat::Identity(8, 8); }, "coords");  // coordinates need a law
   const auto o = op(8);  // no device kernel: refused by name, before any work
   std::vector<double> r(o.n_obs());
   expect_no_device_path([&](Backend b) { ops::row_buffers_rows(o, 1, b, 0, 1, 1, r.data()); });

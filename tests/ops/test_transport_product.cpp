@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "akm/base/errors.hpp"
+#include "akm/random/random.hpp"
 #include "akm/sim/ops/transport_product.hpp"
 #include "support.hpp"
 
@@ -120,6 +122,86 @@ TEST(TransportProduct, DependentKeysCpuMatchesReference) {
   expect_no_device_path([&](Backend b) { ops::transport_product_rows(p, 1, b, 0, 1, 1, r.data()); });
 }
 
+// A key law (T16's kind: a three-component mixture, one component in a Haar basis; scales ≤ 1 so
+// the raw keys stay in the regime above) read along a dense orthogonal basis, with forms b_qᵀP_kb_q.
+ops::TransportProduct law_op(Key key) {
+  auto p = op(16, key);
+  Vec lambda(16);
+  for (int i = 0; i < 16; ++i) lambda[i] = 1.0 / (i + 1);
+  const KeySampler law(parse_key_law("mixture:weights=0.4/0.3/0.3,scales=1/0.5/0.25,bases=identity/reverse/random"),
+                       lambda, 7);
+  p.law_keys.law = std::make_shared<const KeySampler>(law);
+  p.law_keys.coords = law.basis(2);
+  p.forms = Mat::Zero(3, 16);
+  p.forms(0, 0) = 1.0;                          // e_0: the form is P_k(0,0)
+  p.forms(1, 15) = 1.0;                         // e_15
+  p.forms.row(2) = law.basis(2).col(1).transpose();  // a dense unit vector
+  p.form_lags = {1, 5, 20};
+  return p;
+}
+
+// With a key law the cpu path draws the keys as the reference does (one law_key for both), so
+// only the product's arithmetic differs: the same bound as above on every part; a form is two
+// more sums of n terms (≤ 2nε of its part's largest entry). A form on e_i is the lag diagonal
+// bit for bit (sums with exact zeros). The Gaussian law through KeySampler, in its own
+// coordinates, is the default keys bit for bit on the reference. No device path.
+TEST(TransportProduct, KeyLawAndFormsCpuMatchReference) {
+  for (Key key : {Key::raw, Key::normalized}) {
+    const auto p = law_op(key);
+    const auto L = p.layout();
+    const std::size_t n_obs = L.size();
+    const auto ref = rows(p, Backend::reference, 3, 4, 1), cpu = rows(p, Backend::cpu, 3, 4, 2);
+    for (const Part& part : parts(L))  // they end where the forms begin
+      EXPECT_LE(worst(ref, cpu, n_obs, part), p.steps * (kC * 16 + 1) * kEps64) << to_string(key) << ", " << part.name;
+    EXPECT_LE(max_rel_diff_rows(ref, cpu, n_obs, L.form(0, 0), L.size()), (p.steps * (kC * 16 + 1) + 2 * 16) * kEps64)
+        << to_string(key) << ", forms";
+    for (const auto* r : {&ref, &cpu})
+      for (std::size_t t = 0; t < 4; ++t)
+        for (std::size_t g = 0; g < p.form_lags.size(); ++g) {
+          const double* row = r->data() + t * n_obs;
+          EXPECT_EQ(row[L.form(int(g), 0)], row[L.diag(p.form_lags[g], 0)]) << to_string(key);
+          EXPECT_EQ(row[L.form(int(g), 1)], row[L.diag(p.form_lags[g], 15)]) << to_string(key);
+        }
+    EXPECT_EQ(rows(p, Backend::cpu, 3, 4, 1), cpu);  // host threads change nothing
+  }
+  auto p = op(16, Key::normalized);
+  const auto plain = rows(p, Backend::reference, 3, 4, 1);
+  Vec lambda(16);
+  for (int i = 0; i < 16; ++i) lambda[i] = 1.0 / (i + 1);
+  p.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), lambda);
+  EXPECT_EQ(rows(p, Backend::reference, 3, 4, 1), plain);
+  const auto q = law_op(Key::normalized);
+  std::vector<double> r(q.layout().size());
+  expect_no_device_path([&](Backend b) { ops::transport_product_rows(q, 1, b, 0, 1, 1, r.data()); });
+}
+
+// A data set's rows (R1's kind: 40 random rows, centred by DataKeys, n = 16) read along a
+// dense basis, with the forms above: the cpu path rotates the rows once, the reference each
+// drawn key (two products of n terms, so a key differs by ≤ nε of its norm), which adds nε a
+// step to the bound above. Both a law and a data set: refused.
+TEST(TransportProduct, DataKeysCpuMatchReference) {
+  Stream s(3, 0, Purpose::init);
+  Mat X(40, 16);
+  for (Eigen::Index k = 0; k < X.size(); ++k) X.data()[k] = s.normal() / 4.0;  // ‖x‖ ≈ 1
+  const auto data = std::make_shared<const DataKeys>(X, false, "random rows");
+  for (Key key : {Key::raw, Key::normalized}) {
+    auto p = law_op(key);
+    p.law_keys.law = nullptr;
+    p.law_keys.data = data;
+    const auto L = p.layout();
+    const auto ref = rows(p, Backend::reference, 3, 4, 1), cpu = rows(p, Backend::cpu, 3, 4, 2);
+    const double bound = p.steps * (kC * 16 + 16 + 1) * kEps64;
+    for (const Part& part : parts(L))
+      EXPECT_LE(worst(ref, cpu, L.size(), part), bound) << to_string(key) << ", " << part.name;
+    EXPECT_LE(max_rel_diff_rows(ref, cpu, L.size(), L.form(0, 0), L.size()), bound + 2 * 16 * kEps64) << to_string(key);
+    EXPECT_NE(ref, rows(law_op(key), Backend::reference, 3, 4, 1));  // the rows, not the law, gave the keys
+  }
+  auto p = law_op(Key::raw);
+  p.law_keys.data = data;
+  std::vector<double> r(p.layout().size());
+  EXPECT_THROW(ops::transport_product_rows(p, 1, Backend::reference, 0, 1, 1, r.data()), InputError);
+}
+
 // The statistics the claims read: the same numbers for any thread count and any batching
 // (monte_carlo_rows folds every chunk in trial order and the chunks in order), and equal to
 // monte_carlo() with a per-trial kernel that writes the same rows.
@@ -160,6 +242,15 @@ TEST(TransportProduct, RefusesWhatNoBackendCanRun) {
   refused([](auto& p) { p.second_moment = Vec(3); }, "second_moment");
   refused([](auto& p) { p.sqrt_lambda[2] = std::nan(""); }, "sqrt_lambda");
   refused([](auto& p) { p.key_rho = 1.0; }, "key_rho");
+  auto refused_law = [](auto change, const char* param) { expect_refused(law_op(Key::raw), change, param); };
+  refused_law([](auto& p) { p.key_rho = 0.5; }, "key_rho");  // a law's draws are independent
+  refused_law([](auto& p) { p.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), Vec::Ones(8)); }, "law");
+  refused_law([](auto& p) { p.law_keys.law = nullptr; }, "coords");  // coordinates need a law
+  refused_law([](auto& p) { p.law_keys.coords = Mat::Identity(8, 8); }, "coords");
+  refused_law([](auto& p) { p.forms = Mat::Ones(2, 8); }, "forms");
+  refused_law([](auto& p) { p.form_lags = {}; }, "form_lags");
+  refused_law([](auto& p) { p.form_lags = {5, 1}; }, "form_lags");
+  refused_law([](auto& p) { p.form_lags = {p.steps + 1}; }, "form_lags");
   const auto p24 = op(24, Key::raw);  // the device kernel is unrolled for 16, 32 and 64
   std::vector<double> r(p24.layout().size());
   EXPECT_THROW(ops::transport_product_rows(p24, 1, Backend::cuda_emulated, 0, 1, 1, r.data()), InputError);

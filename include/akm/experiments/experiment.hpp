@@ -71,6 +71,10 @@ struct ExperimentContext {
     on_ops = true;
     return opts.backend;
   }
+  /// The backend for ops that have a path on some backends only (`has`, e.g.
+  /// ops::row_buffers_has): opts.backend where they have one (noted as backend() does), the
+  /// cpu otherwise, so the claim runs and summary.json "ran_on" says "cpu".
+  Backend backend_for(bool (*has)(Backend)) const { return has(opts.backend) ? backend() : Backend::cpu; }
   /// Set by own_kernels() when a part of the body's Monte Carlo still runs on its own kernels
   /// (on the CPU, whatever the backend) beside its ops: summary.json "ran_on" names both.
   mutable bool partly_own = false;

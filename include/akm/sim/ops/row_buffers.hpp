@@ -1,9 +1,10 @@
-// ops/row_buffers — buffer rows fed by one Gaussian key stream, each against a target that may
-// drift: the Monte Carlo of T1 (the fixed point and its transient), T6 (the lag under drift)
-// and T8 (the contraction from an offset) [thm:fixedpoint, thm:tracking, prop:nc1]; backends in
-// src/sim/ops/row_buffers/.
+// ops/row_buffers — buffer rows fed by one key stream, each against a target that may drift:
+// the Monte Carlo of T1 (the fixed point and its transient), T2 (the online rules), T6 (the lag
+// under drift), T8 (the contraction from an offset) and T16 (tracking under a mixture law)
+// [thm:fixedpoint, thm:tracking, prop:nc1]; backends in src/sim/ops/row_buffers/.
 //
-// Step t = 1..steps draws one key x_t = √λ ∘ z (coordinates: the key law's eigenbasis) and
+// Step t = 1..steps draws one key x_t = √λ ∘ z (coordinates: the key law's eigenbasis; or a
+// law's draw read along given directions, `law_keys`) and
 // `noise_slots` normals ξ_{t,0..}. Buffer row b, with its own rule (AK raw key [eq:dm-update],
 // AK normalized key [eq:dm-norm-update] or EMA [eq:ema-update]) and η, sees the value
 // δ_{b,t} = a_t (d_b·x_t) + σ ξ_{t,slot_b}, a_t = a_0 + a_1 t, from M_{b,0} = start_b. A row of
@@ -23,6 +24,7 @@
 #include "akm/base/linalg.hpp"
 #include "akm/rules/buffer_kind.hpp"
 #include "akm/sim/backend.hpp"
+#include "akm/sim/ops/key_law.hpp"
 #include "akm/sim/sim.hpp"
 
 namespace akm::ops {
@@ -58,6 +60,11 @@ struct RowBuffers {
   std::vector<int> record;  ///< steps whose whole error is recorded, increasing in 1..steps
   int window_start = 0;  ///< the window mean runs over steps [window_start, steps]; 0: no window
   std::vector<RowProbe> probes;  ///< weighted sums of the errors, after the records and the window
+  /// A key law instead of √λ ∘ z (key_law.hpp), read along coords' columns (every row, value
+  /// row and probe is then in those coordinates); sqrt_lambda then only sizes the op.
+  LawKeys law_keys;
+  /// The values see the key's direction only: δ = a_t (d·x̂) + σξ instead of a_t (d·x) + σξ (T16).
+  bool value_on_normalized = false;
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   int B() const { return int(rows.size()); }  ///< buffer rows

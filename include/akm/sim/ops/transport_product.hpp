@@ -6,7 +6,10 @@
 // β̃_i^k, and Σ_k β̃_i^k = τ_i. Row r of P evolves alone, p ← βp − η(p·k)k, on the trial's
 // keys: the device backends give each row its own thread. With key_rho = ρ ≠ 0 the keys are
 // dependent, x_t = ρx_{t−1} + √(1−ρ²)·√λ∘z_t from x_1 = √λ∘z_1 (an AR(1) chain with the same
-// marginal; E2), on the reference and cpu paths only.
+// marginal; E2), on the reference and cpu paths only. With `law_keys`, the keys are a
+// KeySampler law's draws (a mixture, Student-t or Rademacher keys; T16) read along given
+// directions, where E[kkᵀ] need not be diagonal; `forms` records quadratic forms bᵀP_kb. Both on
+// the reference and cpu paths only.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -16,6 +19,7 @@
 #include "akm/sim/backend.hpp"
 #include "akm/sim/ops/common.hpp"
 #include "akm/sim/ops/transport_product_layout.hpp"
+#include "akm/sim/ops/key_law.hpp"
 #include "akm/sim/sim.hpp"
 
 namespace akm::ops {
@@ -34,18 +38,29 @@ struct TransportProduct {
   bool squares = false;  ///< also record P_k(i,i)², k = 1..lags
   /// ρ of the AR(1) key chain, in (−1, 1); 0: independent keys. ≠ 0 runs on reference and cpu only.
   double key_rho = 0.0;
+  /// A key law instead of √λ ∘ z (key_law.hpp), read along coords' columns (P_k is then
+  /// coordsᵀP_k coords); sqrt_lambda then only sizes the op. Empty: √λ ∘ z.
+  LawKeys law_keys;
+  /// Rows b_q (q × n, in the op's coordinates): b_qᵀP_kb_q is recorded at each of `form_lags`.
+  Mat forms;
+  std::vector<int> form_lags;  ///< increasing lags ≤ steps at which the forms are recorded
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   /// Where each observable sits in a trial's row.
-  TransportProductLayout layout() const { return {n(), lags, int(full_lags.size()), squares}; }
+  TransportProductLayout layout() const {
+    return {n(), lags, int(full_lags.size()), squares, int(forms.rows()), int(form_lags.size())};
+  }
+  /// Whether the keys or the observables need the reference or cpu path (dependent keys, a
+  /// law, forms): the device paths draw √λ ∘ z and record no forms.
+  bool host_only() const { return key_rho != 0.0 || bool(law_keys) || forms.rows() > 0; }
   /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
   void validate() const;
 };
 
-/// Whether the op has a path on backend b: every backend for independent keys, reference and
-/// cpu for dependent ones (key_rho ≠ 0).
-inline bool transport_product_has(Backend b, double key_rho) {
-  return key_rho == 0.0 || b == Backend::reference || b == Backend::cpu;
+/// Whether the op has a path on backend b: every backend for independent Gaussian keys without
+/// forms, reference and cpu for the rest (TransportProduct::host_only).
+inline bool transport_product_has(Backend b, const TransportProduct& op) {
+  return !op.host_only() || b == Backend::reference || b == Backend::cpu;
 }
 
 /// Rows of trials [first, first + count) into rows (count × layout().size(), row-major), trial t

@@ -2,6 +2,7 @@
 // one. Each writes rows of trials [first, first + count). Private to this folder.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "akm/sim/ops/row_buffers.hpp"
@@ -26,6 +27,10 @@ struct RowBuffersPlain {
   std::vector<Probe> probes;
   std::vector<std::size_t> probe_base;  ///< each probe's first observable
   std::size_t n_obs;
+  bool value_on_normalized;
+  /// With a key law: writes trial `trial`'s keys (steps × n, row-major) as the reference draws
+  /// them (LawKeys::batch); empty: x = √λ ∘ z from the normal stream.
+  std::function<void(std::uint64_t seed, long long trial, double* xs)> law_keys;
   double a(int t) const { return a0 + a1 * t; }
 };
 RowBuffersPlain plain(const RowBuffers& op);

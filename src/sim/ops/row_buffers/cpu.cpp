@@ -23,7 +23,9 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     double* __restrict out = rows + j * op.n_obs;
     const std::size_t nk = std::size_t(op.steps) * n, nx = std::size_t(op.steps) * op.noise_slots;
     std::vector<double> z(nk + nk % 2), xi(nx + nx % 2), M(op.start), e(Bn), x(n), xh(n);
-    engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
+    const bool law = bool(op.law_keys);
+    if (law) op.law_keys(seed, (long long)trial, z.data());  // x itself, drawn as the reference draws it
+    else engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
     engine::NormalStream(seed, trial, Purpose::noise).fill(xi.data(), int(xi.size()));
     double* __restrict win = out + R * Bn;
     if (windowed)
@@ -32,7 +34,7 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     std::size_t c = 0;
     for (int t = 1; t <= op.steps; ++t) {
       const double* zs = z.data() + std::size_t(t - 1) * n;
-      for (int i = 0; i < n; ++i) x[i] = op.sqrt_lambda[i] * zs[i];
+      for (int i = 0; i < n; ++i) x[i] = law ? zs[i] : op.sqrt_lambda[i] * zs[i];
       const double norm = std::sqrt(dot(x.data(), x.data(), n));
       for (int i = 0; i < n; ++i) xh[i] = x[i] / norm;
       const double a = op.a(t);
@@ -40,7 +42,7 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
         double* __restrict Mb = M.data() + std::size_t(b) * n;
         const double* cb = op.center.data() + std::size_t(b) * n;
         const int rule = op.rule[b];
-        const double delta = a * dot(op.d.data() + std::size_t(b) * n, x.data(), n) +
+        const double delta = a * dot(op.d.data() + std::size_t(b) * n, op.value_on_normalized ? xh.data() : x.data(), n) +
                              op.noise_sigma * xi[std::size_t(t - 1) * op.noise_slots + op.slot[b]];
         const double* k = rule == kAkNorm ? xh.data() : x.data();
         // AK: r = η(δ − M·k) [eq:dm-update, eq:dm-norm-update]; EMA: r = (1 − β)δ [eq:ema-update]

@@ -29,6 +29,7 @@ void RowBuffers::validate() const {
   if (nn < 1) throw InputError("sqrt_lambda", "0 entries", "must have n ≥ 1 entries (the key's dimension)");
   if (!sqrt_lambda.allFinite() || sqrt_lambda.minCoeff() < 0)
     throw InputError("sqrt_lambda", "a negative or non-finite entry", "must be finite and ≥ 0");
+  law_keys.validate(nn);
   if (B() < 1) throw InputError("rows", "0 rows", "must hold at least one buffer row");
   // β = 1 is the pure delta rule [eq:delta-rule] for AK rows; an EMA row would never move.
   const bool any_ema = std::any_of(rows.begin(), rows.end(), [](const BufferRow& r) { return r.rule == BufferKind::ema; });
@@ -70,7 +71,11 @@ namespace detail {
 
 RowBuffersPlain plain(const RowBuffers& op) {
   RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.beta, op.noise_sigma, op.a0, op.a1,
-                    {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs()};
+                    {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs(), op.value_on_normalized, {}};
+  if (op.law_keys)
+    p.law_keys = [batch = op.law_keys.batch(), steps = op.steps](std::uint64_t seed, long long trial, double* xs) {
+      batch(seed, trial, steps, xs);
+    };
   p.sqrt_lambda.assign(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n());
   for (const BufferRow& r : op.rows) {
     p.rule.push_back(int(r.rule));

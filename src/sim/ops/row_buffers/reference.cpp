@@ -22,7 +22,7 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
     Stream keys(seed, std::uint64_t(trial), Purpose::keys), noise(seed, std::uint64_t(trial), Purpose::noise);
     std::vector<Mat> M;
     for (const BufferRow& r : op.rows) M.push_back(r.start.transpose());
-    Vec x(n), xh(n), delta(1), r(1), xi(op.noise_slots);
+    Vec x(n), xh(n), delta(1), r(1), xi(op.noise_slots), work(n);
     if (op.window_start > 0)
       for (int b = 0; b < B; ++b)
         for (int i = 0; i < n; ++i) out[op.obs(win, b, i)] = 0.0;
@@ -36,13 +36,14 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
     std::vector<std::size_t> next(op.probes.size(), 0);
     std::size_t c = 0;
     for (int t = 1; t <= op.steps; ++t) {
-      kern::gaussian_key(keys, op.sqrt_lambda, x);
+      if (op.law_keys) op.law_keys.draw(keys, x, work);
+      else kern::gaussian_key(keys, op.sqrt_lambda, x);
       kern::key_for(Key::normalized, x, xh);
       for (int s = 0; s < op.noise_slots; ++s) xi[s] = op.noise_sigma * noise.normal();
       const double a = op.a(t);
       for (int b = 0; b < B; ++b) {
         const BufferRow& row = op.rows[b];
-        delta[0] = a * row.d.dot(x) + xi[row.noise_slot];
+        delta[0] = a * row.d.dot(op.value_on_normalized ? xh : x) + xi[row.noise_slot];
         if (row.rule == BufferKind::ak_raw)
           kern::ak_step(M[b], delta, x, op.beta, row.eta, r);  // [eq:dm-update]
         else if (row.rule == BufferKind::ak_normalized)

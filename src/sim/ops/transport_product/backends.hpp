@@ -2,6 +2,7 @@
 // picks one. Each writes rows of trials [first, first + count). Private to this folder.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "akm/sim/ops/transport_product.hpp"
@@ -16,6 +17,11 @@ struct TransportProductPlain {
   int steps;
   std::vector<int> full_lags;
   TransportProductLayout layout;
+  std::vector<double> forms;  ///< the forms' rows b_q, row-major (n_forms × n)
+  std::vector<int> form_lags;
+  /// With a key law: writes trial `trial`'s keys x_1..x_steps (steps × n, row-major) as the
+  /// reference draws them (LawKeys::batch); empty: x = √λ ∘ z from the normal stream.
+  std::function<void(std::uint64_t seed, long long trial, double* xs)> law_keys;
 };
 TransportProductPlain plain(const TransportProduct& op);
 

@@ -20,17 +20,26 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
     const std::size_t draws = std::size_t(op.steps) * n;
     std::vector<double> z(draws + draws % 2), P(std::size_t(n) * n, 0.0), k(n), x(n), power(n, 1.0), sum(n, 0.0);
     const double rho = op.key_rho, innov = std::sqrt(1.0 - rho * rho);
-    engine::NormalStream(seed, std::uint64_t(first + (long long)j), Purpose::keys).fill(z.data(), int(z.size()));
+    const long long trial = first + (long long)j;
+    if (op.law_keys) op.law_keys(seed, trial, z.data());  // x itself, drawn as the reference draws it
+    else engine::NormalStream(seed, std::uint64_t(trial), Purpose::keys).fill(z.data(), int(z.size()));
+    const bool law = bool(op.law_keys);
     for (int i = 0; i < n; ++i) P[std::size_t(i) * n + i] = 1.0;
     for (int i = 0; i < n; ++i) out[L.horizon(i)] = out[L.cv_horizon(i)] = 1.0;  // k = 0 term of Σ_k P_k
     const double* __restrict sl = op.sqrt_lambda.data();
     double* __restrict kp = k.data();
     double* __restrict xp = x.data();
-    std::size_t f = 0;
+    std::size_t f = 0, g = 0;
     for (int lag = 1; lag <= op.steps; ++lag) {
       const double* zs = z.data() + std::size_t(lag - 1) * n;
       double nn = 0;
-      if (rho == 0.0 || lag == 1) {
+      if (law) {
+#pragma omp simd reduction(+ : nn)
+        for (int i = 0; i < n; ++i) {
+          kp[i] = zs[i];
+          nn += kp[i] * kp[i];
+        }
+      } else if (rho == 0.0 || lag == 1) {
 #pragma omp simd reduction(+ : nn)
         for (int i = 0; i < n; ++i) {
           xp[i] = kp[i] = sl[i] * zs[i];
@@ -74,6 +83,21 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
         for (int r = 0; r < n; ++r)
           for (int c = 0; c < n; ++c) out[L.full(int(f), r, c)] = P[std::size_t(r) * n + c];
         ++f;
+      }
+      if (g < op.form_lags.size() && lag == op.form_lags[g]) {  // b_qᵀP_kb_q = Σ_r b_r (p_r·b)
+        for (int q = 0; q < L.n_forms; ++q) {
+          const double* b = op.forms.data() + std::size_t(q) * n;
+          double v = 0;
+          for (int r = 0; r < n; ++r) {
+            const double* p = P.data() + std::size_t(r) * n;
+            double d = 0;
+#pragma omp simd reduction(+ : d)
+            for (int c = 0; c < n; ++c) d += p[c] * b[c];
+            v += b[r] * d;
+          }
+          out[L.form(int(g), q)] = v;
+        }
+        ++g;
       }
     }
   });

@@ -25,6 +25,16 @@ void TransportProduct::validate() const {
     if (!(std::isfinite(sqrt_lambda[i]) && sqrt_lambda[i] >= 0 && std::isfinite(second_moment[i])))
       throw InputError("sqrt_lambda", fmt::format("entry {}", i), "must be finite and ≥ 0, with a finite E[k²]");
   if (!(key_rho > -1 && key_rho < 1)) throw InputError("key_rho", fmt::format("{}", key_rho), "must be in (-1, 1)");
+  law_keys.validate(n());
+  if (law_keys && key_rho != 0.0)
+    throw InputError("key_rho", fmt::format("{}", key_rho), "must be 0 with a key law (its draws are independent)");
+  if (forms.rows() > 0 && forms.cols() != n())
+    throw InputError("forms", std::to_string(forms.cols()) + " columns", "must have n = " + std::to_string(n()));
+  if ((forms.rows() > 0) != !form_lags.empty())
+    throw InputError("form_lags", std::to_string(form_lags.size()) + " lags", "must be given exactly when forms are");
+  for (std::size_t g = 0; g < form_lags.size(); ++g)
+    if (form_lags[g] < 1 || form_lags[g] > steps || (g > 0 && form_lags[g] <= form_lags[g - 1]))
+      throw InputError("form_lags", std::to_string(form_lags[g]), "must increase within [1, steps]");
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
   if (lags < 1 || lags > steps)
     throw InputError("lags", std::to_string(lags), "must be in [1, steps = " + std::to_string(steps) + "]");
@@ -36,7 +46,14 @@ void TransportProduct::validate() const {
 namespace detail {
 
 TransportProductPlain plain(const TransportProduct& op) {
-  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.key_rho, op.steps, op.full_lags, op.layout()};
+  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.key_rho, op.steps,
+                          op.full_lags, op.layout(), {}, op.form_lags, {}};
+  for (Eigen::Index q = 0; q < op.forms.rows(); ++q)
+    for (Eigen::Index c = 0; c < op.forms.cols(); ++c) p.forms.push_back(op.forms(q, c));
+  if (op.law_keys)
+    p.law_keys = [batch = op.law_keys.batch(), steps = op.steps](std::uint64_t seed, long long trial, double* xs) {
+      batch(seed, trial, steps, xs);
+    };
   for (int i = 0; i < op.n(); ++i) {
     p.sqrt_lambda.push_back(op.sqrt_lambda[i]);
     p.second_moment.push_back(op.second_moment[i]);
@@ -52,8 +69,9 @@ namespace {
 // The backend's path; `p` is plain(op), made once per run rather than once per call.
 void rows_on(const TransportProduct& op, const detail::TransportProductPlain& p, std::uint64_t seed, Backend backend, long long first,
              long long count, int threads, double* rows) {
-  if (!transport_product_has(backend, op.key_rho))
-    throw InputError("backend", to_string(backend), "must be reference or cpu for dependent keys (key_rho ≠ 0): no device path");
+  if (!transport_product_has(backend, op))
+    throw InputError("backend", to_string(backend),
+                     "must be reference or cpu for dependent keys, a key law or forms: no device path");
   switch (backend) {
     case Backend::reference: return detail::transport_product_reference(op, seed, first, count, threads, rows);
     case Backend::cpu: return detail::transport_product_cpu(p, seed, first, count, threads, rows);

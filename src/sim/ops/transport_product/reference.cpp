@@ -1,5 +1,5 @@
-// transport_product/reference — the plain reference: akm::Stream, the per-trial kernels of
-// akm/rules/kernels.hpp and TransportControl, the whole n×n product per step. cpu.cpp, cuda.cu
+// transport_product/reference — the plain reference: akm::Stream (or the law's KeySampler), the
+// per-trial kernels of akm/rules/kernels.hpp and TransportControl, the whole n×n product per step. cpu.cpp, cuda.cu
 // and emulated.cpp beside it are held to it by tests/ops/test_transport_product.cpp.
 #include <cmath>
 
@@ -19,15 +19,19 @@ void transport_product_reference(const TransportProduct& op, std::uint64_t seed,
     double* out = rows + j * L.size();
     Stream keys(seed, std::uint64_t(trial), Purpose::keys);
     Mat P = Mat::Identity(n, n);
-    Vec x(n), z(n), k(n), r(n);
+    Vec x(n), z(n), k(n), r(n), work(n);
     const double innov = std::sqrt(1.0 - op.key_rho * op.key_rho);
     TransportControl control(op.second_moment, op.beta, op.eta);
     for (int i = 0; i < n; ++i) out[L.horizon(i)] = out[L.cv_horizon(i)] = 1.0;  // k = 0 term of Σ_k P_k
-    std::size_t f = 0;
+    std::size_t f = 0, g = 0;
     for (int lag = 1; lag <= op.steps; ++lag) {
-      kern::gaussian_key(keys, op.sqrt_lambda, z);
-      if (lag == 1 || op.key_rho == 0.0) x = z;
-      else x = op.key_rho * x + innov * z;  // the AR(1) chain: same marginal N(0, Σ)
+      if (op.law_keys) {
+        op.law_keys.draw(keys, x, work);
+      } else {
+        kern::gaussian_key(keys, op.sqrt_lambda, z);
+        if (lag == 1 || op.key_rho == 0.0) x = z;
+        else x = op.key_rho * x + innov * z;  // the AR(1) chain: same marginal N(0, Σ)
+      }
       kern::key_for(op.key, x, k);
       kern::transport_step(P, k, op.beta, op.eta, r);
       control.push(k);
@@ -45,6 +49,10 @@ void transport_product_reference(const TransportProduct& op, std::uint64_t seed,
         for (int c = 0; c < n; ++c)
           for (int r2 = 0; r2 < n; ++r2) out[L.full(int(f), r2, c)] = P(r2, c);
         ++f;
+      }
+      if (g < op.form_lags.size() && lag == op.form_lags[g]) {
+        for (int q = 0; q < L.n_forms; ++q) out[L.form(int(g), q)] = op.forms.row(q).dot(P * op.forms.row(q).transpose());
+        ++g;
       }
     }
   });
