@@ -31,9 +31,9 @@ static void t02_targets(ExperimentContext& ctx) {
   const Dense dense = make_dense(ctx.opts.seed);
 
   // ---- Simulate: each part's Monte Carlo, and the exact computations its checks compare ----
-  // The online rules and the dense law's buffers (side by side, K-FAC, the ridge) run on
-  // ops::row_buffers; the sample minimizers, the deterministic norm and the closed loop on their
-  // own kernels, not yet ops.
+  // The online rules and the dense law's buffers (side by side, K-FAC, the ridge, the
+  // deterministic norm) run on ops::row_buffers, the closed loop on ops::optimizer_loop; the
+  // sample minimizers (least squares on S pairs, no buffer) on their own kernel, not yet an op.
   ctx.own_kernels();
   const OnlineRun on = measure_online(ctx, online);
   const LeastSquaresRun ls = measure_least_squares(ctx, dense);

@@ -1,7 +1,8 @@
 // T2 targets — the dense law's AK buffers on ops::row_buffers. The dense keys x = U(√λ∘z) are
 // x' = Uᵀx = √λ∘z in the law's eigenbasis, with ‖x'‖ = ‖x‖, so a buffer M on x is M'Uᵀ, M' the
 // buffer on x' fed δ = (AU)x' + σξ: the op runs M' (row q the value row (AU)_q and the step's
-// q-th noise normal, as the kernels drew them), and its probes read M U = M' or M = M'Uᵀ.
+// q-th noise normal, as the kernels drew them), and its probes read M U = M' or M = M'Uᵀ. With
+// c > 0 the values are δ = cAx̂ + σξ (keys of deterministic norm c): the op's values on x̂' at a = c.
 #include <stdexcept>
 
 #include "akm/sim/ops/row_buffers.hpp"
@@ -17,6 +18,10 @@ McResult dense_buffer(ExperimentContext& ctx, const Dense& d, const DenseBuffer&
   ops::RowBuffers op;
   op.sqrt_lambda = d.sqrt_lambda;
   for (int q = 0; q < kM; ++q) op.rows.push_back({b.rule, b.eta, AU.row(q).transpose(), Vec::Zero(n), Vec::Zero(n), q});
+  if (b.c > 0) {  // δ = c(AU)x̂' + σξ: the key of deterministic norm c, x = cx̂
+    op.value_on_normalized = true;
+    op.a0 = b.c;
+  }
   op.beta = b.beta;
   op.noise_sigma = kNoise;
   op.noise_slots = kM;

@@ -8,6 +8,7 @@
 //    the determinant stays β̃_i = β − ηλ̂_i [app:iteration-matrices].
 // Every mean below is exact: the updates are affine in (M, E) and the step-t key is
 // independent of both, so no check needs a bias term.
+#include "akm/sim/ops/optimizer_loop.hpp"
 #include "t02_targets.hpp"
 
 namespace akm::exp::t02 {
@@ -101,24 +102,9 @@ void deterministic_norm(ExperimentContext& ctx, const Dense& d, NormalizedRun& r
   run.det_scalar_dist = rel_dist(Mn, c * theory::fixed_point(gbar, sigma, c * c * mu));
   run.det_kfac_dist = rel_dist(Mn, c * gbar * sigma.inverse());  // against c·ḠΣx^{-1}
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/det-norm");
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  auto kernel = [&](long long trial, double* obs) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Mat M = Mat::Zero(kM, n);
-    Vec z(n), x(n), k(n), delta(kM), r(kM);
-    std::size_t cp = 0;
-    for (int t = 1; t <= kDetCheckpoints.back(); ++t) {
-      d.key(keys, z, x);
-      k = x / x.norm();
-      delta.noalias() = c * (d.A * k);  // δ = A x with x = c x̂
-      for (int q = 0; q < kM; ++q) delta[q] += kNoise * noise.normal();
-      kern::ak_step(M, delta, k, kDetBeta, kEtaNorm, r);
-      if (cp < kDetCheckpoints.size() && t == kDetCheckpoints[cp])
-        std::copy(M.data(), M.data() + block, obs + (cp++) * block);
-    }
-  };
-  run.det = monte_carlo(ctx.mc(run.det_trials, "T2 normalized-key deterministic norm"),
-                        kDetCheckpoints.size() * block, kernel);
+  // The buffer sees only x̂ (normalized key), its values c·Ax̂ + σξ: dense_buffer with c.
+  run.det = dense_buffer(ctx, d, {BufferKind::ak_normalized, kDetBeta, kEtaNorm, kDetCheckpoints, false, c}, seed,
+                         run.det_trials, "T2 normalized-key deterministic norm");
 }
 
 void check_deterministic_norm(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
@@ -161,25 +147,22 @@ void iteration_trace(ExperimentContext& ctx, const Dense& d, NormalizedRun& run)
     run.loop_det.push_back(Ai.determinant());
   }
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/normalized-key/closed-loop");
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  auto kernel = [&](long long trial, double* obs) {
-    Stream keys(seed, trial, Purpose::keys);
-    Mat M = Mat::Zero(kM, n), E = d.A;
-    Vec z(n), x(n), k(n), delta(kM), r(kM);
-    std::size_t cp = 0;
-    for (int t = 1; t <= kLoopCheckpoints.back(); ++t) {
-      d.key(keys, z, x);
-      delta.noalias() = E * x;
-      k = x / x.norm();
-      kern::ak_step(M, delta, k, kBeta, kEtaNorm, r);
-      E -= kLoopAlpha * M;
-      if (cp < kLoopCheckpoints.size() && t == kLoopCheckpoints[cp]) {
-        const Mat EU = E * U;
-        std::copy(EU.data(), EU.data() + block, obs + (cp++) * block);
-      }
-    }
-  };
-  run.loop = monte_carlo(ctx.mc(run.loop_trials, "T2 normalized-key closed loop"), kLoopCheckpoints.size() * block, kernel);
+  // In the law's eigenbasis (x' = Uᵀx = √λ∘z, ‖x'‖ = ‖x‖) row q of E U is one optimizer loop from
+  // e_0 = (AU)_q with δ = e·x' and no noise: ops::optimizer_loop, one run per row on the same keys.
+  const Mat AU = d.A * U;
+  for (int q = 0; q < kM; ++q) {
+    ops::OptimizerLoop op;
+    op.sqrt_lambda = d.sqrt_lambda;
+    op.rule = BufferKind::ak_normalized;
+    op.eta = kEtaNorm;
+    op.beta = kBeta;
+    op.alpha = kLoopAlpha;
+    op.noise_sigma = 0.0;
+    op.steps = kLoopCheckpoints.back();
+    op.e0 = AU.row(q).transpose();
+    run.loop.push_back(ops::optimizer_loop(op, seed, ctx.backend_for(ops::optimizer_loop_has),
+                                           ctx.mc(run.loop_trials, fmt::format("T2 normalized-key closed loop, row {}", q))));
+  }
 }
 
 void check_iteration_trace(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run) {
@@ -189,9 +172,10 @@ void check_iteration_trace(ExperimentContext& ctx, const Dense& d, const Normali
   for (int i = 0; i < n; ++i)
     ctx.checks.exact(fmt::format("nk/iter/{}/det A (coupling eta kappa_i) = beta - eta lambda_hat_i", dir_label(i)),
                      theory::beta_tilde(kBeta, kEtaNorm, nk.km.lambda_hat[i]), run.loop_det[static_cast<std::size_t>(i)]);
-  const std::size_t block = static_cast<std::size_t>(kM) * n;
-  for (std::size_t cp = 0; cp < kLoopCheckpoints.size(); ++cp) {
-    const int t = kLoopCheckpoints[cp];
+  ops::OptimizerLoop layout;  // where ops::optimizer_loop records e_{t,i}
+  layout.sqrt_lambda = d.sqrt_lambda;
+  layout.steps = kLoopCheckpoints.back();
+  for (const int t : kLoopCheckpoints) {
     for (int i = 0; i < n; ++i) {
       const double bt = theory::beta_tilde(kBeta, kEtaNorm, nk.km.lambda_hat[i]);
       // State (e_t, μ_{t−1}) from (e_0, 0): E[e_t] = (A_i^t)_{11} e_0.
@@ -201,9 +185,8 @@ void check_iteration_trace(ExperimentContext& ctx, const Dense& d, const Normali
         Pn = theory::iter_matrix_ak(kLoopAlpha, kEtaNorm * nk.km.lambda_hat[i], bt) * Pn;
       }
       for (int q = 0; q < kM; ++q) {
-        const Eigen::Index e = static_cast<Eigen::Index>(i) * kM + q;
         ctx.checks.mc(fmt::format("nk/iter/t={}/{}[{}]/E[e_t] = (A_i^t)_11 e_0, coupling eta kappa_i", t, dir_label(i), q),
-                      P(0, 0) * E0U(q, i), run.loop.total.estimate(static_cast<Eigen::Index>(cp * block) + e));
+                      P(0, 0) * E0U(q, i), run.loop[static_cast<std::size_t>(q)].total.estimate(static_cast<Eigen::Index>(layout.state(t, i, 0))));
         ctx.checks.against(Pn(0, 0) * E0U(q, i), "coupling eta lambda_hat_i (plain substitution)");
       }
     }

@@ -74,12 +74,13 @@ struct Dense {
   Mat gbar() const { return A * sigma; }  // Ḡ = E[δxᵀ] = AΣ
 };
 
-/// An AK buffer on the dense law from M_0 = 0, δ = Ax + σξ (dense_buffer.cpp).
+/// An AK buffer on the dense law from M_0 = 0, δ = Ax + σξ, or δ = cAx̂ + σξ (dense_buffer.cpp).
 struct DenseBuffer {
   BufferKind rule;  ///< ak_raw, or ak_normalized
   double beta, eta;  ///< β = 1: the pure delta rule
   std::vector<int> checkpoints;  ///< increasing steps
   bool in_basis;  ///< record M_t U (true) or M_t (false)
+  double c = 0.0;  ///< > 0: the values δ = cAx̂ + σξ, keys of deterministic norm c (x = cx̂)
 };
 /// The buffer's Monte Carlo on ops::row_buffers: per checkpoint the kM×n entries of M_t U or
 /// M_t, column-major (entry q + j·kM of a checkpoint's block).
@@ -247,7 +248,7 @@ struct NormalizedRun {
   double no_scalar_dist;                                 // the Gaussian law's distance
   std::vector<double> loop_det;                          // per direction: det A_i
   long long loop_trials;
-  McResult loop;
+  std::vector<McResult> loop;  // per value row q: ops::optimizer_loop's states of (EU)_q
 };
 NormalizedRun measure_normalized_key(ExperimentContext& ctx, const Dense& d);
 void check_normalized_key(ExperimentContext& ctx, const Dense& d, const NormalizedRun& run);

@@ -98,6 +98,30 @@ TEST(OptimizerLoop, NoiseEntersTheValue) {
   EXPECT_NE(noisy[o.state(1, 0, 1)], clean[o.state(1, 0, 1)]);
 }
 
+// A given start e_0 is the first state on both paths, and the cpu path stays within the bound
+// above. Without noise the loop is linear in e_0: e_0 = 2·1 gives twice every state of e_0 = 1,
+// bit for bit (a power of two scales exactly), so the start feeds the whole recursion.
+TEST(OptimizerLoop, GivenStartFeedsTheLoop) {
+  for (BufferKind rule : kArms) {
+    auto o = op(6, rule);
+    o.e0 = (Vec(6) << 0.5, -1.0, 2.0, 0.0, 1.5, -0.25).finished();
+    const auto ref = rows(o, Backend::reference, 0, 3, 1), cpu = rows(o, Backend::cpu, 0, 3, 2);
+    for (int i = 0; i < 6; ++i) {
+      EXPECT_EQ(ref[o.state(0, i, 0)], o.e0[i]) << to_string(rule);
+      EXPECT_EQ(cpu[o.state(0, i, 0)], o.e0[i]) << to_string(rule);
+    }
+    EXPECT_LE(max_rel_diff_rows(ref, cpu, o.n_obs(), 0, o.moment(0, 0)), o.steps * 3 * kC * 6 * kEps64) << to_string(rule);
+    o.noise_sigma = 0.0;
+    for (Backend b : {Backend::reference, Backend::cpu}) {
+      o.e0 = Vec::Ones(6);
+      const auto one = rows(o, b, 0, 2, 1);
+      o.e0 = Vec::Constant(6, 2.0);
+      const auto two = rows(o, b, 0, 2, 1);
+      for (std::size_t j = 0; j < o.moment(0, 0); ++j) EXPECT_EQ(two[j], 2.0 * one[j]) << to_string(rule) << " " << to_string(b);
+    }
+  }
+}
+
 TEST(OptimizerLoop, StatisticsIndependentOfThreads) {
   const auto o = op(8, BufferKind::ak_raw);
   expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::optimizer_loop(o, 3, Backend::cpu, mc); });
@@ -110,6 +134,7 @@ TEST(OptimizerLoop, RefusesWhatNoBackendCanRun) {
   refused([](auto& o) { o.alpha = std::nan(""); }, "alpha");
   refused([](auto& o) { o.noise_sigma = -1; }, "noise_sigma");
   refused([](auto& o) { o.steps = 0; }, "steps");
+  refused([](auto& o) { o.e0 = Vec::Ones(3); }, "e0");
   refused([](auto& o) { o.sqrt_lambda = Vec(); }, "sqrt_lambda");
   auto ema = op(4, BufferKind::ema);
   ema.eta = 0;  // EMA has no η

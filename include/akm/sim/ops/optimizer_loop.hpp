@@ -5,7 +5,7 @@
 // In the eigenbasis of Σ = diag(λ), with one output: the key x_t = √λ ∘ z, the value
 // δ_t = e_t·x_t − σξ_t (e_t = θ_t − θ* the parameter error), the buffer μ_t from δ_t by the
 // arm's rule (AK raw key [eq:dm-update], AK normalized key [eq:dm-norm-update] or EMA
-// [eq:ema-update]), then θ ← θ − αμ_t, from e_0 = 1 on every direction and μ_{−1} = 0. Along
+// [eq:ema-update]), then θ ← θ − αμ_t, from e_0 (1 on every direction unless given) and μ_{−1} = 0. Along
 // u_i the state s_t = (e_{t,i}, μ_{t−1,i}) has E[s_{t+1} | past] = A_i s_t, so the observables
 // are every state and, per direction, the regression moments Σ_t s_t s_tᵀ and Σ_t s_{t+1}s_tᵀ
 // that estimate A_i. No device kernel yet; optimizer_loop_has(Backend) says which backends run it.
@@ -29,6 +29,7 @@ struct OptimizerLoop {
   double alpha = 0.1;  ///< learning rate α of θ ← θ − αμ
   double noise_sigma = 0.1;  ///< σ of the label noise ξ
   int steps = 120;  ///< steps per trial
+  Vec e0;  ///< the parameter error e_0 per direction; empty: 1 on every direction
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   /// State component comp (0: e_{t,i}, 1: μ_{t−1,i}) of direction i at step t = 0..steps.

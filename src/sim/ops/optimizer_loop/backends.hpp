@@ -14,6 +14,7 @@ struct OptimizerLoopPlain {
   double eta, beta, alpha, noise_sigma;
   std::vector<double> sqrt_lambda;
   std::size_t n_obs;
+  std::vector<double> e0;  ///< e_0 per direction
 };
 
 /// reference.cpp: akm::Stream and the kernels of akm/rules/kernels.hpp (double, Eigen).

@@ -19,11 +19,11 @@ void optimizer_loop_cpu(const OptimizerLoopPlain& op, std::uint64_t seed, long l
     const std::uint64_t trial = std::uint64_t(first + (long long)j);
     double* __restrict out = rows + j * op.n_obs;
     const std::size_t nk = std::size_t(T) * n;
-    std::vector<double> z(nk + nk % 2), xi(std::size_t(T) + T % 2), E(n, 1.0), M(n, 0.0), x(n), k(n);
+    std::vector<double> z(nk + nk % 2), xi(std::size_t(T) + T % 2), E(op.e0), M(n, 0.0), x(n), k(n);
     engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
     engine::NormalStream(seed, trial, Purpose::noise).fill(xi.data(), int(xi.size()));
     double* __restrict mom = out + std::size_t(T + 1) * n * 2;  // 7 per direction
-    for (int i = 0; i < n; ++i) out[2 * i] = 1.0, out[2 * i + 1] = 0.0;
+    for (int i = 0; i < n; ++i) out[2 * i] = E[i], out[2 * i + 1] = 0.0;
     for (int q = 0; q < 7 * n; ++q) mom[q] = 0.0;
     for (int t = 0; t < T; ++t) {
       const double* zs = z.data() + std::size_t(t) * n;

@@ -24,13 +24,16 @@ void OptimizerLoop::validate() const {
   if (!(noise_sigma >= 0 && std::isfinite(noise_sigma)))
     throw InputError("noise_sigma", fmt::format("{}", noise_sigma), "must be finite and ≥ 0");
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
+  if (e0.size() > 0 && (e0.size() != n() || !e0.allFinite()))
+    throw InputError("e0", fmt::format("{} entries", e0.size()), fmt::format("must be empty or n = {} finite entries", n()));
 }
 
 namespace {
 
 detail::OptimizerLoopPlain plain(const OptimizerLoop& op) {
   return {op.n(), int(op.rule), op.steps, op.eta, op.beta, op.alpha, op.noise_sigma,
-          std::vector<double>(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n()), op.n_obs()};
+          std::vector<double>(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n()), op.n_obs(),
+          op.e0.size() > 0 ? std::vector<double>(op.e0.data(), op.e0.data() + op.n()) : std::vector<double>(op.n(), 1.0)};
 }
 
 void refuse_backend(Backend b) {

@@ -16,10 +16,10 @@ void optimizer_loop_reference(const OptimizerLoop& op, std::uint64_t seed, long 
     const long long trial = first + (long long)j;
     double* out = rows + j * op.n_obs();
     Stream keys(seed, std::uint64_t(trial), Purpose::keys), noise(seed, std::uint64_t(trial), Purpose::noise);
-    Vec E = Vec::Ones(n);  // e_{0,i} = 1 on every direction (m = 1)
+    Vec E = op.e0.size() > 0 ? op.e0 : Vec::Ones(n);  // e_{0,i}: given, or 1 on every direction (m = 1)
     Mat M = Mat::Zero(1, n);
     Vec x(n), k(n), delta(1), r(1);
-    for (int i = 0; i < n; ++i) out[op.state(0, i, 0)] = 1.0, out[op.state(0, i, 1)] = 0.0;
+    for (int i = 0; i < n; ++i) out[op.state(0, i, 0)] = E[i], out[op.state(0, i, 1)] = 0.0;
     for (int i = 0; i < n; ++i)
       for (int q = 0; q < 7; ++q) out[op.moment(i, q)] = 0.0;
     for (int t = 0; t < op.steps; ++t) {
