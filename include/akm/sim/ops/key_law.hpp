@@ -36,6 +36,7 @@ struct LawKeys {
   /// rows are read in coords once, up front (N × n, one product instead of one per key), so
   /// they differ from draw()'s by the rounding of the two products.
   using Batch = std::function<void(std::uint64_t seed, long long trial, int steps, double* xs)>;
+  /// The Batch for this law (a data set's rotated rows made here, once).
   Batch batch() const;
 };
 
