@@ -88,8 +88,8 @@ void record_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates&
   for (const ArmResult& ar : lr.arms) {
     const Arm& arm = ar.arm;
     const double alpha = ar.alpha, q = ar.q, spread = ar.spread;
-    const Layout& L = ar.L;
-    const int stride = L.stride;
+    const ops::GlmPair& pair = ar.pair;
+    const int stride = pair.stride;
     const Vec mean = ar.res.total.mean(), se = ar.res.total.stderr_mean();
     for (int i = 0; i < n; ++i) {
       const DirRate& dr = ar.dirs[static_cast<std::size_t>(i)];
@@ -99,16 +99,16 @@ void record_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates&
         bias.add({arm.name, arm.gamma0, dir_name(i), (1 - dr.fit) / (1 - dr.rho) - 1, dr.fse / (1 - dr.rho), spread, q,
                   dr.under});
     }
-    for (int j = 0; j < L.n_traj(); ++j) {
-      const std::size_t o = L.traj(L.n_shown, j);
+    for (int j = 0; j < pair.n_traj(); ++j) {
+      const std::size_t o = pair.traj(pair.shown.size(), j);
       msq.add({arm.name, arm.gamma0, j * stride, mean[o], se[o]});
     }
     for (std::size_t d = 0; d < shown.size() && arm.name == "soft"; ++d) {
       const int i = shown[d];
       const Mat2& A = ar.dirs[static_cast<std::size_t>(i)].A;
       Vec2 st(1.0, 0.0);
-      for (int j = 0; j < L.n_traj(); ++j) {
-        const std::size_t o = L.traj(static_cast<int>(d), j);
+      for (int j = 0; j < pair.n_traj(); ++j) {
+        const std::size_t o = pair.traj(d, j);
         traj.add({arm.name, dir_name(i), j * stride, st[0], mean[o], se[o]});
         for (int r = 0; r < stride; ++r) st = A * st;
       }
@@ -117,7 +117,7 @@ void record_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates&
       findings.push_back(fmt::format(
           "soft labels at alpha*c_1 = 0.1: the half-difference is not mean-square stable, E||dw_t||^2/||dw_0||^2 = "
           "{:.3g} after {} steps while its mean decays (data_mean_square.csv); the checked soft arm uses 0.05",
-          mean[L.traj(L.n_shown, L.n_traj() - 1)], arm.steps));
+          mean[pair.traj(pair.shown.size(), pair.n_traj() - 1)], arm.steps));
     arm_params.push_back({{"name", arm.name}, {"labels", arm.soft ? "soft: y = sigma(w*.x)" : "Bernoulli"},
                           {"gamma0 = alpha*c_1", arm.gamma0}, {"alpha", alpha}, {"steps", arm.steps},
                           {"trials", arm.trials}, {"checked", arm.checked},

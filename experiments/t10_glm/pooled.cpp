@@ -35,7 +35,7 @@ void add_with_jackknife_weights(PooledRecovery& pooled, const Jackknife& jk, std
 
 }  // namespace
 
-void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, const LocalRates& local) {
+void add_pooled_buffer(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer) {
   const int n = static_cast<int>(lh.size());
   const std::size_t n_cp = kCheckpoints.size();
   const int T = kT0 + kPost;
@@ -94,14 +94,16 @@ void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, 
                                  out[j] = v[static_cast<Eigen::Index>(j)] / (m / double(count[j]));
                                }
                              });
+}
 
-  // Part B: the fitted determinants of the checked soft-label arm.
+void add_pooled_local_rates(PooledRecovery& pooled, const Vec& lh, const LocalRates& local) {
+  const int n = static_cast<int>(lh.size());
   for (const ArmResult& ar : local.arms) {
     if (!(ar.arm.soft && ar.arm.checked)) continue;
     std::vector<std::size_t> moments;
     std::vector<PooledObservable> dets;
     for (int i = 0; i < n; ++i) {
-      for (int q = 0; q < kMapMoments; ++q) moments.push_back(ar.L.mom(i, q));
+      for (int q = 0; q < kMapMoments; ++q) moments.push_back(ar.pair.mom(i, q));
       const double ki = local.k[i], alpha = ar.alpha, l = lh[i];
       const auto det = [ki, alpha, l](double e, double b, double sc) {
         return theory::iter_matrix_ak(alpha, e * ki, theory::beta_tilde(b, e, sc * l)).determinant();

@@ -13,6 +13,7 @@
 #include "akm/rules/kernels.hpp"
 #include "akm/problems/logistic.hpp"
 #include "akm/sim/glm_moments.hpp"
+#include "akm/sim/ops/glm_pair.hpp"
 #include "akm/sim/fitted_map.hpp"
 #include "common.hpp"
 #include "sensitivity.hpp"
@@ -88,21 +89,6 @@ BufferRun measure_buffer(ExperimentContext& ctx, const Setting& s);
 void check_buffer(ExperimentContext& ctx, const Vec& lh, const BufferRun& run);
 void record_buffer(ExperimentContext& ctx, const Vec& lh, const BufferRun& run);
 
-// Part B's per-trial observables of one arm: per direction the 7 regression sums of T4 (S00:
-// 3, S10: 4); then, for the shown directions, Δw_{t,i}/Δw_{0,i} at every `stride`-th step,
-// and one more row with ‖Δw_t‖²_Σ/‖Δw_0‖²_Σ; then the remainder sums Σ|R_t|, Σ|σ'(w*ᵀx)d_t|
-// and the mean square spread of the midpoint (a_t − w*ᵀx_t)².
-struct Layout {
-  int n, steps, stride, n_shown;
-  std::size_t mom(int i, int k) const { return static_cast<std::size_t>(i) * 7 + k; }
-  int n_traj() const { return steps / stride + 1; }
-  std::size_t traj(int d, int j) const {
-    return static_cast<std::size_t>(n) * 7 + static_cast<std::size_t>(d) * n_traj() + j;
-  }
-  std::size_t rem(int k) const { return traj(n_shown + 1, 0) + k; }
-  std::size_t size() const { return rem(3); }
-};
-
 /// One direction of one part-B arm: the predicted map A_i (with β̃_i, ρ(A_i), its standard
 /// error from K's, whether α·c_i is in the underdamped band) and the jackknifed fitted rate.
 struct DirRate {
@@ -111,11 +97,12 @@ struct DirRate {
   bool under;
   double fit, fse;
 };
-/// One part-B arm: its step, layout, Monte Carlo, remainder ratio q, midpoint spread, rates.
+/// One part-B arm: its step, its op (ops::glm_pair, whose index functions read its
+/// observables), Monte Carlo, remainder ratio q, midpoint spread, rates.
 struct ArmResult {
   Arm arm;
   double alpha;
-  Layout L;
+  ops::GlmPair pair;
   McResult res;
   double q, spread;
   std::vector<DirRate> dirs;
@@ -134,9 +121,10 @@ void check_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates& 
 /// Part B's tables, findings, params and figures (local_rates_record.cpp).
 void record_local_rates(ExperimentContext& ctx, const Vec& lh, const LocalRates& lr, nlohmann::json& findings);
 
-/// Parts A and B's observables free of the estimated Ĝ and K, added to the claim's pooled
-/// recovery (pooled.cpp).
-void add_pooled(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer, const LocalRates& local);
+/// Part A's observables free of the estimated Ĝ, added to the claim's pooled recovery (pooled.cpp).
+void add_pooled_buffer(PooledRecovery& pooled, const Vec& lh, const BufferRun& buffer);
+/// Part B's observables free of the estimated K, added to the claim's pooled recovery (pooled.cpp).
+void add_pooled_local_rates(PooledRecovery& pooled, const Vec& lh, const LocalRates& local);
 
 /// Part C: K's distance from commuting with Σ̂ at a generic w* (and at w* on u_1, whose exact
 /// value 0 shows the Monte-Carlo floor), and det of the joint map (generic.cpp).

@@ -28,6 +28,7 @@
 
 #include "akm/check/power.hpp"
 #include "akm/rules/rules.hpp"
+#include "akm/sim/ops/batch_rule.hpp"
 #include "common.hpp"
 #include "line_fit.hpp"
 #include "sensitivity.hpp"
@@ -183,25 +184,18 @@ static void t15_deployed(ExperimentContext& ctx) {
   // ---- Simulate: the orders on random inputs; the deployed rule at every batch size ----
   const Orders orders = compare_orders(ctx);
   const NullCase null = null_case(ctx);
-  auto kernel = [&](long long trial, double* out) {
-    for (int b = 0; b < nb; ++b) {
-      const int N = kBatch[b];
-      Stream keys(seed, trial * 16 + b, Purpose::keys), noise(seed, trial * 16 + b, Purpose::noise);
-      Mat M = Mat::Zero(kM, kN), X(N, kN), D(N, kM);
-      for (int t = 0; t < kSteps; ++t) {
-        for (int r = 0; r < N; ++r)
-          for (int j = 0; j < kN; ++j) X(r, j) = st.sqrt_lambda[j] * keys.normal();
-        D = X * A.transpose();
-        for (int r = 0; r < N; ++r)
-          for (int c = 0; c < kM; ++c) D(r, c) += kSigma * noise.normal();
-        rules::deployed(M, D, rules::normalize_rows(X), kBeta, kEta, rules::dispatch(kN, kM));
-      }
-      double* o = out + b * (ne + 1);
-      for (int e = 0; e < ne; ++e) o[e] = M(e % kM, e / kM);
-      o[ne] = (M - Mmean).squaredNorm();
-    }
-  };
-  const auto res = monte_carlo(ctx.mc(trials, "T15 deployed"), n_obs, kernel);
+  // The deployed rule at every batch size from M_0 = 0, on the keys and values of the set-up.
+  ops::BatchRule rule;
+  rule.sqrt_lambda = st.sqrt_lambda;
+  rule.A = A;
+  rule.sigma = kSigma;
+  rule.beta = kBeta;
+  rule.eta = kEta;
+  rule.steps = kSteps;
+  rule.batches = kBatch;
+  rule.center = Mmean;
+  if (rule.n_obs() != n_obs) throw std::logic_error("T15: the layout differs from ops::batch_rule's");
+  const auto res = ops::batch_rule(rule, seed, ctx.backend_for(ops::batch_rule_has), ctx.mc(trials, "T15 deployed"));
   const Vec mean = res.total.mean(), se = res.total.stderr_mean();
   std::vector<Worst> worst(static_cast<std::size_t>(nb));
   std::vector<double> lx, ly, lse;  // the log-log variance fit over N ≥ kFitMin

@@ -73,10 +73,16 @@ struct ExperimentContext {
   }
   /// The backend for ops that have a path on some backends only (`has`, e.g.
   /// ops::row_buffers_has): opts.backend where they have one (noted as backend() does), the
-  /// cpu otherwise, so the claim runs and summary.json "ran_on" says "cpu".
-  Backend backend_for(bool (*has)(Backend)) const { return has(opts.backend) ? backend() : Backend::cpu; }
-  /// Set by own_kernels() when a part of the body's Monte Carlo still runs on its own kernels
-  /// (on the CPU, whatever the backend) beside its ops: summary.json "ran_on" names both.
+  /// cpu otherwise (noted as own_kernels() does), so the claim runs and summary.json "ran_on"
+  /// says "cpu", or "<backend> and cpu" when another of its ops ran on the backend.
+  Backend backend_for(bool (*has)(Backend)) const {
+    if (has(opts.backend)) return backend();
+    partly_own = true;
+    return Backend::cpu;
+  }
+  /// Set when a part of the body's Monte Carlo runs on the CPU whatever the backend (its own
+  /// kernels, own_kernels(); or ops with no path there, backend_for): summary.json "ran_on"
+  /// names both where another part ran on the backend.
   mutable bool partly_own = false;
   /// Notes that the Monte Carlo about to run is the body's own kernel, not an op.
   void own_kernels() const { partly_own = true; }

@@ -7,10 +7,10 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "akm/base/errors.hpp"
 #include "../../cuda/host.hpp"
+#include "../check_steps.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -28,10 +28,7 @@ void GlmBuffer::validate() const {
   if (!(eta > 0 && std::isfinite(eta))) throw InputError("eta", fmt::format("{}", eta), "must be finite and > 0");
   if (t0 < 1) throw InputError("t0", std::to_string(t0), "must be at least 1");
   if (post < 0) throw InputError("post", std::to_string(post), "must be at least 0");
-  for (std::size_t c = 0; c < checkpoints.size(); ++c)
-    if (checkpoints[c] < 1 || checkpoints[c] > steps() || (c > 0 && checkpoints[c] <= checkpoints[c - 1]))
-      throw InputError("checkpoints", fmt::format("{}", fmt::join(checkpoints, ", ")),
-                       fmt::format("must increase strictly within 1..t0 + post = {}", steps()));
+  detail::check_steps(checkpoints, steps(), "checkpoints");  // steps() = t0 + post
   for (int d : shown)
     if (d < 0 || d >= nn) throw InputError("shown", std::to_string(d), fmt::format("must be a direction in 0..{}", nn - 1));
 }

@@ -30,7 +30,7 @@ struct RowBuffersPlain {
   bool value_on_normalized;
   /// With a key law: writes trial `trial`'s keys (steps × n, row-major) as the reference draws
   /// them (LawKeys::batch); empty: x = √λ ∘ z from the normal stream.
-  std::function<void(std::uint64_t seed, long long trial, double* xs)> law_keys;
+  LawKeys::Batch law_keys;
   double a(int t) const { return a0 + a1 * t; }
 };
 RowBuffersPlain plain(const RowBuffers& op);

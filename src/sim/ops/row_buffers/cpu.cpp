@@ -24,7 +24,7 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     const std::size_t nk = std::size_t(op.steps) * n, nx = std::size_t(op.steps) * op.noise_slots;
     std::vector<double> z(nk + nk % 2), xi(nx + nx % 2), M(op.start), e(Bn), x(n), xh(n);
     const bool law = bool(op.law_keys);
-    if (law) op.law_keys(seed, (long long)trial, z.data());  // x itself, drawn as the reference draws it
+    if (law) op.law_keys(seed, (long long)trial, op.steps, z.data());  // x itself, drawn as the reference draws it
     else engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
     engine::NormalStream(seed, trial, Purpose::noise).fill(xi.data(), int(xi.size()));
     double* __restrict win = out + R * Bn;

@@ -10,20 +10,10 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
+#include "../check_steps.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
-namespace {
-
-// Strictly increasing steps in 1..steps.
-void check_steps(const std::vector<int>& s, int steps, const char* field) {
-  for (std::size_t g = 0; g < s.size(); ++g)
-    if (s[g] < 1 || s[g] > steps || (g > 0 && s[g] <= s[g - 1]))
-      throw InputError(field, std::to_string(s[g]), fmt::format("must increase strictly within 1..steps = {}", steps));
-}
-
-}  // namespace
-
 void RowBuffers::validate() const {
   const int nn = n();
   if (nn < 1) throw InputError("sqrt_lambda", "0 entries", "must have n ≥ 1 entries (the key's dimension)");
@@ -53,7 +43,7 @@ void RowBuffers::validate() const {
       throw InputError("rows.noise_slot", std::to_string(r.noise_slot), fmt::format("must be in 0..noise_slots−1 = {}", noise_slots - 1));
   }
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
-  check_steps(record, steps, "record");
+  detail::check_steps(record, steps, "record");
   if (window_start < 0 || window_start > steps)
     throw InputError("window_start", std::to_string(window_start), fmt::format("must be 0 (no window) or in 1..steps = {}", steps));
   for (const RowProbe& p : probes) {
@@ -63,7 +53,7 @@ void RowBuffers::validate() const {
     if (p.window && (window_start == 0 || !p.steps.empty()))
       throw InputError("probes.window", "true", "needs window_start ≥ 1 and no steps of its own");
     if (!p.window && p.steps.empty()) throw InputError("probes.steps", "none", "must name at least one step (or window)");
-    check_steps(p.steps, steps, "probes.steps");
+    detail::check_steps(p.steps, steps, "probes.steps");
   }
 }
 
@@ -72,10 +62,7 @@ namespace detail {
 RowBuffersPlain plain(const RowBuffers& op) {
   RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.beta, op.noise_sigma, op.a0, op.a1,
                     {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs(), op.value_on_normalized, {}};
-  if (op.law_keys)
-    p.law_keys = [batch = op.law_keys.batch(), steps = op.steps](std::uint64_t seed, long long trial, double* xs) {
-      batch(seed, trial, steps, xs);
-    };
+  if (op.law_keys) p.law_keys = op.law_keys.batch();
   p.sqrt_lambda.assign(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n());
   for (const BufferRow& r : op.rows) {
     p.rule.push_back(int(r.rule));

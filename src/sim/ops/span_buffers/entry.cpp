@@ -9,6 +9,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
+#include "../check_steps.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -26,9 +27,7 @@ void SpanBuffers::validate() const {
   if (!(beta >= 0 && beta < 1)) throw InputError("beta", fmt::format("{}", beta), "must be in [0, 1)");
   if (!(eta > 0 && std::isfinite(eta))) throw InputError("eta", fmt::format("{}", eta), "must be finite and > 0");
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
-  for (std::size_t g = 0; g < grid.size(); ++g)
-    if (grid[g] < 1 || grid[g] > steps || (g > 0 && grid[g] <= grid[g - 1]))
-      throw InputError("grid", std::to_string(grid[g]), fmt::format("must increase strictly within 1..steps = {}", steps));
+  detail::check_steps(grid, steps, "grid");
   if (window_start < 1 || window_start > steps)
     throw InputError("window_start", std::to_string(window_start), fmt::format("must be in 1..steps = {}", steps));
 }

@@ -21,7 +21,7 @@ struct TransportProductPlain {
   std::vector<int> form_lags;
   /// With a key law: writes trial `trial`'s keys x_1..x_steps (steps × n, row-major) as the
   /// reference draws them (LawKeys::batch); empty: x = √λ ∘ z from the normal stream.
-  std::function<void(std::uint64_t seed, long long trial, double* xs)> law_keys;
+  LawKeys::Batch law_keys;
 };
 TransportProductPlain plain(const TransportProduct& op);
 

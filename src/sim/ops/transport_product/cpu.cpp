@@ -21,7 +21,7 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
     std::vector<double> z(draws + draws % 2), P(std::size_t(n) * n, 0.0), k(n), x(n), power(n, 1.0), sum(n, 0.0);
     const double rho = op.key_rho, innov = std::sqrt(1.0 - rho * rho);
     const long long trial = first + (long long)j;
-    if (op.law_keys) op.law_keys(seed, trial, z.data());  // x itself, drawn as the reference draws it
+    if (op.law_keys) op.law_keys(seed, trial, op.steps, z.data());  // x itself, drawn as the reference draws it
     else engine::NormalStream(seed, std::uint64_t(trial), Purpose::keys).fill(z.data(), int(z.size()));
     const bool law = bool(op.law_keys);
     for (int i = 0; i < n; ++i) P[std::size_t(i) * n + i] = 1.0;

@@ -10,6 +10,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/theory/theory.hpp"
 #include "../../cuda/host.hpp"
+#include "../check_steps.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -32,15 +33,11 @@ void TransportProduct::validate() const {
     throw InputError("forms", std::to_string(forms.cols()) + " columns", "must have n = " + std::to_string(n()));
   if ((forms.rows() > 0) != !form_lags.empty())
     throw InputError("form_lags", std::to_string(form_lags.size()) + " lags", "must be given exactly when forms are");
-  for (std::size_t g = 0; g < form_lags.size(); ++g)
-    if (form_lags[g] < 1 || form_lags[g] > steps || (g > 0 && form_lags[g] <= form_lags[g - 1]))
-      throw InputError("form_lags", std::to_string(form_lags[g]), "must increase within [1, steps]");
+  detail::check_steps(form_lags, steps, "form_lags");
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
   if (lags < 1 || lags > steps)
     throw InputError("lags", std::to_string(lags), "must be in [1, steps = " + std::to_string(steps) + "]");
-  for (std::size_t f = 0; f < full_lags.size(); ++f)
-    if (full_lags[f] < 1 || full_lags[f] > steps || (f > 0 && full_lags[f] <= full_lags[f - 1]))
-      throw InputError("full_lags", std::to_string(full_lags[f]), "must increase within [1, steps]");
+  detail::check_steps(full_lags, steps, "full_lags");
 }
 
 namespace detail {
@@ -50,10 +47,7 @@ TransportProductPlain plain(const TransportProduct& op) {
                           op.full_lags, op.layout(), {}, op.form_lags, {}};
   for (Eigen::Index q = 0; q < op.forms.rows(); ++q)
     for (Eigen::Index c = 0; c < op.forms.cols(); ++c) p.forms.push_back(op.forms(q, c));
-  if (op.law_keys)
-    p.law_keys = [batch = op.law_keys.batch(), steps = op.steps](std::uint64_t seed, long long trial, double* xs) {
-      batch(seed, trial, steps, xs);
-    };
+  if (op.law_keys) p.law_keys = op.law_keys.batch();
   for (int i = 0; i < op.n(); ++i) {
     p.sqrt_lambda.push_back(op.sqrt_lambda[i]);
     p.second_moment.push_back(op.second_moment[i]);
