@@ -166,7 +166,6 @@ static void e02_dependent_keys(ExperimentContext& ctx) {
 
   // ---- Simulate: E[u_iᵀP_k u_i] per (key, ρ); the quasi-static arm [app:scope] ----
   for (Transport& run : runs) run.res = simulate(ctx, s, run.key, run.eta, run.rho, R);
-  ctx.own_kernels();  // the quasi-static arm: its own kernel, not yet an op
   const e02::Quasistatic quasistatic = e02::measure_quasistatic(ctx);
 
   // ---- Check: every lag at ρ = 0, lag 1 at every ρ; then the quasi-static arm ----

@@ -36,7 +36,7 @@
 #include <fmt/format.h>
 
 #include "akm/check/one_sided.hpp"
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
 #include "akm/theory/quasistatic.hpp"
 #include "akm/theory/theory.hpp"
 
@@ -61,12 +61,13 @@ Mat rotation(double theta) {
   return R;
 }
 
-/// One arm: the schedule of key factors S_t (x_t = S_t z), value rows a_t and the record steps.
+/// One arm: the schedule of Σ_t (its eigenvectors turn the keys: x_t = R(θ_t)(√λ ∘ z)), value
+/// rows a_t and the record steps.
 struct Arm {
   std::string name;  // check prefix
   bool g_drift;      // arm (i): per-direction ceilings; else the norm ceiling on g
   int period;
-  std::vector<Mat> S, Sigma, G;  // t = 1..T at index t−1
+  std::vector<Mat> Sigma, G;  // t = 1..T at index t−1
   std::vector<Vec> a;
   std::vector<int> record;
   // Exact predictions at t = 0..T.
@@ -75,7 +76,7 @@ struct Arm {
 };
 
 Arm make_arm(std::string name, bool g_drift, int period, int steps, std::vector<int> record) {
-  Arm A{std::move(name), g_drift, period, {}, {}, {}, {}, std::move(record), {}, {}, {}};
+  Arm A{std::move(name), g_drift, period, {}, {}, {}, std::move(record), {}, {}, {}};
   const double w = 2 * std::numbers::pi / period;
   auto theta_sigma = [&](int t) { return g_drift ? 0.0 : w * t; };
   auto sigma_of = [&](int t) -> Mat {
@@ -85,14 +86,12 @@ Arm make_arm(std::string name, bool g_drift, int period, int steps, std::vector<
   // Ĝ drift: a_t turns. Σ̂ drift: a_t = Σ_t⁻¹Σ_0a_0, so Ĝ_t = a_tᵀΣ_t = a_0ᵀΣ_0 stays put.
   const Vec g0 = sigma_of(0) * kA0;
   auto a_of = [&](int t) -> Vec { return g_drift ? Vec(rotation(w * t) * kA0) : Vec(sigma_of(t).ldlt().solve(g0)); };
-  const Vec sqrt_l = kLambda.cwiseSqrt();
   for (int t = 0; t <= steps; ++t) {
     const Mat R = rotation(theta_sigma(t)), Sig = sigma_of(t);
     const Mat G = a_of(t).transpose() * Sig;  // Ĝ_t = a_tᵀΣ_t for δ = a_tᵀx + ξ
     A.U.push_back(R);                         // column i: u_i(t), eigenvalue λ_i
     A.mstar.push_back(theory::quasi_static_fixed_point(G, Sig, kBeta, eta()));
     if (t == 0) continue;
-    A.S.push_back(R * sqrt_l.asDiagonal());
     A.Sigma.push_back(Sig);
     A.G.push_back(G);
     A.a.push_back(a_of(t));
@@ -109,28 +108,27 @@ Vec gap_direction(const Arm& A, int t) {
   return e.norm() > 0 ? Vec(e / e.norm()) : Vec(Vec::Unit(kN, 0));
 }
 
+// The trials on ops::row_buffers: one raw-key AK row from M*_0, its keys √λ ∘ z turned by the
+// schedule's R(θ_t) (x_t = S_tz), its value rows a_t; per record step, probes along u_1(t),
+// u_2(t) and v_t (observables obs(r, ·)). A probe reads M_t·v_t; g_t subtracts M*_t·v_t in
+// measure_quasistatic (a constant: the standard error is the probe's).
 McResult simulate(ExperimentContext& ctx, const Arm& A, long long R) {
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, "E2/quasistatic/" + A.name);
-  const std::size_t n_obs = A.record.size() * (kN + 1);
-  auto kernel = [&, seed](long long trial, double* out) {
-    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
-    Stream noise(seed, static_cast<std::uint64_t>(trial), Purpose::noise);
-    Mat M = A.mstar[0];
-    Vec z(kN), x(kN), delta(1), r(1);
-    std::size_t next = 0;
-    for (int t = 1; next < A.record.size(); ++t) {
-      for (int i = 0; i < kN; ++i) z[i] = keys.normal();
-      x.noalias() = A.S[t - 1] * z;
-      delta[0] = A.a[t - 1].dot(x) + kNoise * noise.normal();
-      kern::ak_step(M, delta, x, kBeta, eta(), r);  // [eq:dm-update]
-      if (t != A.record[next]) continue;
-      const Vec mu = (M * A.U[t]).row(0).transpose();
-      for (int i = 0; i < kN; ++i) out[obs(next, i)] = mu[i];
-      out[obs(next, kN)] = (M - A.mstar[t]).row(0).dot(gap_direction(A, t).transpose());
-      ++next;
-    }
-  };
-  return monte_carlo(ctx.mc(R, "E2 quasistatic " + A.name), n_obs, kernel);
+  ops::RowBuffers op;
+  op.sqrt_lambda = kLambda.cwiseSqrt();
+  op.rows = {{BufferKind::ak_raw, eta(), Vec::Zero(kN), A.mstar[0].row(0).transpose(), Vec::Zero(kN), 0}};
+  op.beta = kBeta;
+  op.noise_sigma = kNoise;
+  op.steps = A.record.back();
+  for (int t = 1; t <= op.steps; ++t) {
+    op.key_turns.push_back(A.U[std::size_t(t)]);  // S_t = R(θ_t) diag(√λ)
+    op.value_rows.push_back(A.a[std::size_t(t - 1)].transpose());
+  }
+  for (int t : A.record) {
+    for (int i = 0; i < kN; ++i) op.probes.push_back({A.U[std::size_t(t)].col(i).transpose(), {t}});
+    op.probes.push_back({gap_direction(A, t).transpose(), {t}});
+  }
+  return ops::row_buffers(op, derive_seed(ctx.opts.seed, "E2/quasistatic/" + A.name),
+                          ctx.backend_for(ops::row_buffers_has), ctx.mc(R, "E2 quasistatic " + A.name));
 }
 
 /// Largest step of the target along u_i (i < n) or in norm (i = n) over the schedule.
@@ -175,6 +173,7 @@ Quasistatic measure_quasistatic(ExperimentContext& ctx) {
       p.star.head(kN) = star;
       p.exact[kN] = (A.mean[t] - A.mstar[t]).norm();
       for (int i = 0; i <= kN; ++i) p.mean[i] = mean[obs(r, i)], p.se[i] = se[obs(r, i)];
+      p.mean[kN] -= A.mstar[t].row(0).dot(gap_direction(A, t).transpose());  // g_t = (M_t − M*_t)·v_t
       p.rel_gap = p.exact[kN] / A.mstar[t].norm();
       qa.points.push_back(std::move(p));
     }

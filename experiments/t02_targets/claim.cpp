@@ -32,9 +32,8 @@ static void t02_targets(ExperimentContext& ctx) {
 
   // ---- Simulate: each part's Monte Carlo, and the exact computations its checks compare ----
   // The online rules and the dense law's buffers (side by side, K-FAC, the ridge, the
-  // deterministic norm) run on ops::row_buffers, the closed loop on ops::optimizer_loop; the
-  // sample minimizers (least squares on S pairs, no buffer) on their own kernel, not yet an op.
-  ctx.own_kernels();
+  // deterministic norm) run on ops::row_buffers, the closed loop on ops::optimizer_loop, the
+  // sample minimizers (least squares on S pairs) on ops::sample_minimizers.
   const OnlineRun on = measure_online(ctx, online);
   const LeastSquaresRun ls = measure_least_squares(ctx, dense);
   const std::vector<UniformCase> uniform = measure_uniform(ctx);

@@ -2,6 +2,8 @@
 // claim.cpp.
 #include "t02_targets.hpp"
 
+#include "akm/sim/ops/sample_minimizers.hpp"
+
 namespace akm::exp::t02 {
 namespace {
 
@@ -46,20 +48,17 @@ std::vector<ExactSample> exact_minimizers(ExperimentContext& ctx, const Dense& d
 }
 
 // Over trials of S pairs: E[argmin J_f] = A = ḠΣ^{-1} (the sample Wiener solution is
-// conditionally unbiased given X, since E[ξ | X] = 0) and E[Ḡ_S] = Ḡ = AΣ.
+// conditionally unbiased given X, since E[ξ | X] = 0) and E[Ḡ_S] = Ḡ = AΣ, on
+// ops::sample_minimizers (its observables: argmin J_f, then Ḡ_S, each column-major).
 McResult unbiased_minimizers(ExperimentContext& ctx, const Dense& d, long long R) {
-  const std::uint64_t seed = derive_seed(ctx.opts.seed, "T2/ls/mc");
-  const std::size_t k = static_cast<std::size_t>(kM) * d.n();
-  auto kernel = [&](long long trial, double* obs) {
-    Stream keys(seed, trial, Purpose::keys), noise(seed, trial, Purpose::noise);
-    Mat X(kMcSample, d.n()), D(kMcSample, kM);
-    draw_sample(d, keys, noise, X, D);
-    const Mat mf = function_space_minimizer(X, D);
-    const Mat gs = D.transpose() * X / kMcSample;
-    std::copy(mf.data(), mf.data() + k, obs);
-    std::copy(gs.data(), gs.data() + k, obs + k);
-  };
-  return monte_carlo(ctx.mc(R, "T2 least squares"), 2 * k, kernel);
+  ops::SampleMinimizers op;
+  op.sqrt_lambda = d.sqrt_lambda;
+  op.basis = d.sp.basis;
+  op.A = d.A;
+  op.sigma = kNoise;
+  op.samples = kMcSample;
+  return ops::sample_minimizers(op, derive_seed(ctx.opts.seed, "T2/ls/mc"), ctx.backend_for(ops::sample_minimizers_has),
+                                ctx.mc(R, "T2 least squares"));
 }
 
 }  // namespace

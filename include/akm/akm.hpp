@@ -147,6 +147,7 @@
 #include "akm/sim/ops/phase_measure.hpp"
 #include "akm/sim/ops/span_buffers.hpp"
 #include "akm/sim/ops/row_buffers.hpp"
+#include "akm/sim/ops/sample_minimizers.hpp"
 #include "akm/sim/ops/tracking.hpp"
 #include "akm/sim/ops/transport.hpp"
 #include "akm/sim/ops/transport_product.hpp"

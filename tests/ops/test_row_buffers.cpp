@@ -5,6 +5,8 @@
 // computes them; the device backends refused by name.
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
+
 #include <algorithm>
 #include <cmath>
 #include <memory>
@@ -178,6 +180,41 @@ TEST(RowBuffers, KeyLawCpuMatchesReference) {
   expect_no_device_path([&](Backend b) { ops::row_buffers_rows(o, 1, b, 0, 1, 1, r.data()); });
 }
 
+// A schedule (E2's kind): each step's key turned by its own random orthogonal K_t and the rows'
+// value rows redrawn per step. The turn adds one n-term dot a step to the bound above (4·kC·n·ε
+// relative a step). An identity schedule whose value rows are the rows' own d_b is the plain op
+// bit for bit on the cpu path (a dot with a unit row is exact; the same dots otherwise) and within
+// the bound on the reference (Eigen's dot over a matrix row may sum in another order).
+TEST(RowBuffers, ScheduleCpuMatchesReference) {
+  const int n = 9;
+  auto o = op(n);
+  Stream s(41, 0, Purpose::init);
+  for (int t = 0; t < o.steps; ++t) {
+    Mat G(n, n), V(o.B(), n);
+    for (Eigen::Index k = 0; k < G.size(); ++k) G.data()[k] = s.normal();
+    for (Eigen::Index k = 0; k < V.size(); ++k) V.data()[k] = s.normal();
+    o.key_turns.push_back(G.householderQr().householderQ());
+    o.value_rows.push_back(V);
+  }
+  const auto ref = rows(o, Backend::reference, 3, 4, 1), cpu = rows(o, Backend::cpu, 3, 4, 2);
+  const double w = max_rel_diff_rows(ref, cpu, o.n_obs(), 0, o.probe_obs(0, 0));
+  RecordProperty("worst_rel_diff", sci(w));
+  EXPECT_LE(w, o.steps * 4 * kC * n * kEps64);
+  EXPECT_GT(w, 0.0);
+  EXPECT_EQ(cpu, rows(o, Backend::cpu, 3, 4, 1));
+  EXPECT_NE(ref, rows(op(n), Backend::reference, 3, 4, 1));  // the schedule reaches the trials
+
+  auto id = op(n);
+  const auto plain_ref = rows(id, Backend::reference, 3, 4, 1), plain_cpu = rows(id, Backend::cpu, 3, 4, 1);
+  Mat D(id.B(), n);
+  for (int b = 0; b < id.B(); ++b) D.row(b) = id.rows[std::size_t(b)].d.transpose();
+  id.key_turns.assign(std::size_t(id.steps), Mat::Identity(n, n));
+  id.value_rows.assign(std::size_t(id.steps), D);
+  EXPECT_EQ(rows(id, Backend::cpu, 3, 4, 1), plain_cpu);
+  EXPECT_LE(max_rel_diff_rows(rows(id, Backend::reference, 3, 4, 1), plain_ref, id.n_obs(), 0, id.probe_obs(0, 0)),
+            id.steps * 3 * kC * n * kEps64);
+}
+
 TEST(RowBuffers, StatisticsIndependentOfThreads) {
   const auto o = op(8);
   expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::row_buffers(o, 3, Backend::cpu, mc); });
@@ -199,6 +236,10 @@ TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
   refused([](auto& o) { o.probes[0].W = Mat::Zero(5, 8); }, "probes.W");
   refused([](auto& o) { o.window_start = 0; }, "probes.window");
   refused([](auto& o) { o.steps = 0; }, "steps");
+  refused([](auto& o) { o.key_turns.assign(39, Mat::Identity(8, 8)); }, "key_turns");  // one per step: 40
+  refused([](auto& o) { o.key_turns.assign(40, Mat::Identity(7, 8)); }, "key_turns");
+  refused([](auto& o) { o.value_rows.assign(40, Mat::Zero(5, 8)); }, "value_rows");  // rows: 6
+  refused([](auto& o) { o.value_rows.assign(40, Mat::Constant(6, 8, std::nan(""))); }, "value_rows");
   refused([](auto& o) { o.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), Vec::Ones(3)); }, "law");
   refused([](auto& o) { o.law_keys.coords = Mat::Identity(8, 8); }, "coords");  // coordinates need a law
   const auto o = op(8);  // no device kernel: refused by name, before any work

@@ -5,9 +5,10 @@
 //
 // Step t = 1..steps draws one key x_t = √λ ∘ z (coordinates: the key law's eigenbasis; or a
 // law's draw read along given directions, `law_keys`) and
-// `noise_slots` normals ξ_{t,0..}. Buffer row b, with its own rule (AK raw key [eq:dm-update],
-// AK normalized key [eq:dm-norm-update] or EMA [eq:ema-update]) and η, sees the value
-// δ_{b,t} = a_t (d_b·x_t) + σ ξ_{t,slot_b}, a_t = a_0 + a_1 t, from M_{b,0} = start_b. A row of
+// `noise_slots` normals ξ_{t,0..}; a schedule may turn each step's key, x_t ← K_t x_t. Buffer row
+// b, with its own rule (AK raw key [eq:dm-update], AK normalized key [eq:dm-norm-update] or EMA
+// [eq:ema-update]) and η, sees the value δ_{b,t} = a_t (d_b·x_t) + σ ξ_{t,slot_b}, a_t = a_0 +
+// a_1 t (d_b may change per step, the schedule's value rows), from M_{b,0} = start_b. A row of
 // an m×n buffer moves on its own row of δ alone, so an m-row buffer is m rows here sharing the
 // key. The observables read the error e_{b,t} = M_{b,t} − a_t c_b against the target's
 // direction c_b: the whole error at the recorded steps, its mean over a window of steps, and
@@ -65,6 +66,12 @@ struct RowBuffers {
   LawKeys law_keys;
   /// The values see the key's direction only: δ = a_t (d·x̂) + σξ instead of a_t (d·x) + σξ (T16).
   bool value_on_normalized = false;
+  /// A schedule over the steps (E2's quasi-static drift, app:scope), each empty or one entry per
+  /// step (index t − 1): key_turns[t − 1] (n × n) turns step t's key, x_t ← K_t x_t, before its
+  /// normalization; value_rows[t − 1] (rows × n) holds the value rows d_{b,t} of step t in place
+  /// of the rows' d_b.
+  std::vector<Mat> key_turns;
+  std::vector<Mat> value_rows;  ///< see key_turns
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   int B() const { return int(rows.size()); }  ///< buffer rows

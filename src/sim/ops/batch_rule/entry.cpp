@@ -9,6 +9,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
+#include "../host_only.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -48,29 +49,28 @@ BatchRulePlain plain(const BatchRule& op) {
 
 namespace {
 
-void refuse_backend(Backend b) {
-  if (!batch_rule_has(b))
-    throw InputError("backend", to_string(b), "reference or cpu (batch_rule has no device kernel yet)");
+auto paths(const BatchRule& op, std::uint64_t seed, Backend backend) {
+  op.validate();
+  detail::refuse_host_only(batch_rule_has(backend), backend, "batch_rule has no device kernel yet");
+  return detail::host_only_paths(
+      backend,
+      [&op, seed](long long first, long long count, int threads, double* rows) {
+        detail::batch_rule_reference(op, seed, first, count, threads, rows);
+      },
+      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
+        detail::batch_rule_cpu(p, seed, first, count, threads, rows);
+      });
 }
 
 }  // namespace
 
 void batch_rule_rows(const BatchRule& op, std::uint64_t seed, Backend backend, long long first, long long count,
                      int threads, double* rows) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference) return detail::batch_rule_reference(op, seed, first, count, threads, rows);
-  detail::batch_rule_cpu(detail::plain(op), seed, first, count, threads, rows);
+  paths(op, seed, backend)(first, count, threads, rows);
 }
 
 McResult batch_rule(const BatchRule& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
-  op.validate();
-  refuse_backend(backend);
-  const auto p = detail::plain(op);
-  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-    if (backend == Backend::reference) detail::batch_rule_reference(op, seed, first, count, threads, rows);
-    else detail::batch_rule_cpu(p, seed, first, count, threads, rows);
-  });
+  return fold_rows(mc, op.n_obs(), backend, 1, paths(op, seed, backend));
 }
 
 }  // namespace akm::ops

@@ -9,6 +9,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
+#include "../host_only.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -53,28 +54,28 @@ GlmPairPlain plain(const GlmPair& op) {
 
 namespace {
 
-void refuse_backend(Backend b) {
-  if (!glm_pair_has(b)) throw InputError("backend", to_string(b), "reference or cpu (glm_pair has no device kernel yet)");
+auto paths(const GlmPair& op, std::uint64_t seed, Backend backend) {
+  op.validate();
+  detail::refuse_host_only(glm_pair_has(backend), backend, "glm_pair has no device kernel yet");
+  return detail::host_only_paths(
+      backend,
+      [&op, seed](long long first, long long count, int threads, double* rows) {
+        detail::glm_pair_reference(op, seed, first, count, threads, rows);
+      },
+      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
+        detail::glm_pair_cpu(p, seed, first, count, threads, rows);
+      });
 }
 
 }  // namespace
 
 void glm_pair_rows(const GlmPair& op, std::uint64_t seed, Backend backend, long long first, long long count,
                    int threads, double* rows) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference) return detail::glm_pair_reference(op, seed, first, count, threads, rows);
-  detail::glm_pair_cpu(detail::plain(op), seed, first, count, threads, rows);
+  paths(op, seed, backend)(first, count, threads, rows);
 }
 
 McResult glm_pair(const GlmPair& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
-  op.validate();
-  refuse_backend(backend);
-  const auto p = detail::plain(op);
-  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-    if (backend == Backend::reference) detail::glm_pair_reference(op, seed, first, count, threads, rows);
-    else detail::glm_pair_cpu(p, seed, first, count, threads, rows);
-  });
+  return fold_rows(mc, op.n_obs(), backend, 1, paths(op, seed, backend));
 }
 
 }  // namespace akm::ops

@@ -9,6 +9,7 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
+#include "../host_only.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -36,33 +37,28 @@ detail::OptimizerLoopPlain plain(const OptimizerLoop& op) {
           op.e0.size() > 0 ? std::vector<double>(op.e0.data(), op.e0.data() + op.n()) : std::vector<double>(op.n(), 1.0)};
 }
 
-void refuse_backend(Backend b) {
-  if (!optimizer_loop_has(b))
-    throw InputError("backend", to_string(b), "reference or cpu (optimizer_loop has no device kernel yet)");
+auto paths(const OptimizerLoop& op, std::uint64_t seed, Backend backend) {
+  op.validate();
+  detail::refuse_host_only(optimizer_loop_has(backend), backend, "optimizer_loop has no device kernel yet");
+  return detail::host_only_paths(
+      backend,
+      [&op, seed](long long first, long long count, int threads, double* rows) {
+        detail::optimizer_loop_reference(op, seed, first, count, threads, rows);
+      },
+      [p = plain(op), seed](long long first, long long count, int threads, double* rows) {
+        detail::optimizer_loop_cpu(p, seed, first, count, threads, rows);
+      });
 }
 
 }  // namespace
 
 void optimizer_loop_rows(const OptimizerLoop& op, std::uint64_t seed, Backend backend, long long first,
                          long long count, int threads, double* rows) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference)
-    detail::optimizer_loop_reference(op, seed, first, count, threads, rows);
-  else
-    detail::optimizer_loop_cpu(plain(op), seed, first, count, threads, rows);
+  paths(op, seed, backend)(first, count, threads, rows);
 }
 
 McResult optimizer_loop(const OptimizerLoop& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
-  op.validate();
-  refuse_backend(backend);
-  const auto p = plain(op);
-  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-    if (backend == Backend::reference)
-      detail::optimizer_loop_reference(op, seed, first, count, threads, rows);
-    else
-      detail::optimizer_loop_cpu(p, seed, first, count, threads, rows);
-  });
+  return fold_rows(mc, op.n_obs(), backend, 1, paths(op, seed, backend));
 }
 
 }  // namespace akm::ops

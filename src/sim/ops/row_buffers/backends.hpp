@@ -31,6 +31,8 @@ struct RowBuffersPlain {
   /// With a key law: writes trial `trial`'s keys (steps × n, row-major) as the reference draws
   /// them (LawKeys::batch); empty: x = √λ ∘ z from the normal stream.
   LawKeys::Batch law_keys;
+  std::vector<double> key_turns;  ///< steps × n × n, row-major per step; empty: none
+  std::vector<double> value_rows;  ///< steps × B × n, row-major per step; empty: the rows' d
   double a(int t) const { return a0 + a1 * t; }
 };
 RowBuffersPlain plain(const RowBuffers& op);

@@ -22,7 +22,7 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     const std::uint64_t trial = std::uint64_t(first + (long long)j);
     double* __restrict out = rows + j * op.n_obs;
     const std::size_t nk = std::size_t(op.steps) * n, nx = std::size_t(op.steps) * op.noise_slots;
-    std::vector<double> z(nk + nk % 2), xi(nx + nx % 2), M(op.start), e(Bn), x(n), xh(n);
+    std::vector<double> z(nk + nk % 2), xi(nx + nx % 2), M(op.start), e(Bn), x(n), xh(n), turned(n);
     const bool law = bool(op.law_keys);
     if (law) op.law_keys(seed, (long long)trial, op.steps, z.data());  // x itself, drawn as the reference draws it
     else engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
@@ -35,6 +35,11 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     for (int t = 1; t <= op.steps; ++t) {
       const double* zs = z.data() + std::size_t(t - 1) * n;
       for (int i = 0; i < n; ++i) x[i] = law ? zs[i] : op.sqrt_lambda[i] * zs[i];
+      if (!op.key_turns.empty()) {  // the schedule's turn, x_t ← K_t x_t
+        const double* K = op.key_turns.data() + std::size_t(t - 1) * n * n;
+        for (int i = 0; i < n; ++i) turned[i] = dot(K + std::size_t(i) * n, x.data(), n);
+        x.swap(turned);
+      }
       const double norm = std::sqrt(dot(x.data(), x.data(), n));
       for (int i = 0; i < n; ++i) xh[i] = x[i] / norm;
       const double a = op.a(t);
@@ -42,7 +47,9 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
         double* __restrict Mb = M.data() + std::size_t(b) * n;
         const double* cb = op.center.data() + std::size_t(b) * n;
         const int rule = op.rule[b];
-        const double delta = a * dot(op.d.data() + std::size_t(b) * n, op.value_on_normalized ? xh.data() : x.data(), n) +
+        const double* db = op.value_rows.empty() ? op.d.data() + std::size_t(b) * n
+                                                 : op.value_rows.data() + (std::size_t(t - 1) * B + b) * n;
+        const double delta = a * dot(db, op.value_on_normalized ? xh.data() : x.data(), n) +
                              op.noise_sigma * xi[std::size_t(t - 1) * op.noise_slots + op.slot[b]];
         const double* k = rule == kAkNorm ? xh.data() : x.data();
         // AK: r = η(δ − M·k) [eq:dm-update, eq:dm-norm-update]; EMA: r = (1 − β)δ [eq:ema-update]

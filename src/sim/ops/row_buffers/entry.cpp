@@ -11,6 +11,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
 #include "../check_steps.hpp"
+#include "../host_only.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -43,6 +44,18 @@ void RowBuffers::validate() const {
       throw InputError("rows.noise_slot", std::to_string(r.noise_slot), fmt::format("must be in 0..noise_slots−1 = {}", noise_slots - 1));
   }
   if (steps < 1) throw InputError("steps", std::to_string(steps), "must be at least 1");
+  auto schedule = [&](const std::vector<Mat>& per_step, const char* name, int rows_each) {
+    if (per_step.empty()) return;
+    if (int(per_step.size()) != steps)
+      throw InputError(name, fmt::format("{} matrices", per_step.size()),
+                       fmt::format("must be empty or one per step ({} steps)", steps));
+    for (const Mat& K : per_step)
+      if (K.rows() != rows_each || K.cols() != nn || !K.allFinite())
+        throw InputError(name, fmt::format("a {}×{} or non-finite matrix", K.rows(), K.cols()),
+                         fmt::format("must be finite {}×{} matrices", rows_each, nn));
+  };
+  schedule(key_turns, "key_turns", nn);
+  schedule(value_rows, "value_rows", B());
   detail::check_steps(record, steps, "record");
   if (window_start < 0 || window_start > steps)
     throw InputError("window_start", std::to_string(window_start), fmt::format("must be 0 (no window) or in 1..steps = {}", steps));
@@ -61,7 +74,7 @@ namespace detail {
 
 RowBuffersPlain plain(const RowBuffers& op) {
   RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.beta, op.noise_sigma, op.a0, op.a1,
-                    {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs(), op.value_on_normalized, {}};
+                    {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs(), op.value_on_normalized, {}, {}, {}};
   if (op.law_keys) p.law_keys = op.law_keys.batch();
   p.sqrt_lambda.assign(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n());
   for (const BufferRow& r : op.rows) {
@@ -74,6 +87,12 @@ RowBuffersPlain plain(const RowBuffers& op) {
       p.center.push_back(r.center[i]);
     }
   }
+  for (const Mat& K : op.key_turns)
+    for (int i = 0; i < op.n(); ++i)
+      for (int j = 0; j < op.n(); ++j) p.key_turns.push_back(K(i, j));
+  for (const Mat& V : op.value_rows)
+    for (int b = 0; b < op.B(); ++b)
+      for (int i = 0; i < op.n(); ++i) p.value_rows.push_back(V(b, i));
   for (std::size_t q = 0; q < op.probes.size(); ++q) {
     const RowProbe& pr = op.probes[q];
     RowBuffersPlain::Probe pp{{}, pr.steps, pr.window};
@@ -89,34 +108,28 @@ RowBuffersPlain plain(const RowBuffers& op) {
 
 namespace {
 
-void refuse_backend(Backend b) {
-  if (!row_buffers_has(b))
-    throw InputError("backend", to_string(b), "reference or cpu (row_buffers has no device kernel yet)");
+auto paths(const RowBuffers& op, std::uint64_t seed, Backend backend) {
+  op.validate();
+  detail::refuse_host_only(row_buffers_has(backend), backend, "row_buffers has no device kernel yet");
+  return detail::host_only_paths(
+      backend,
+      [&op, seed](long long first, long long count, int threads, double* rows) {
+        detail::row_buffers_reference(op, seed, first, count, threads, rows);
+      },
+      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
+        detail::row_buffers_cpu(p, seed, first, count, threads, rows);
+      });
 }
 
 }  // namespace
 
 void row_buffers_rows(const RowBuffers& op, std::uint64_t seed, Backend backend, long long first, long long count,
                       int threads, double* rows) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference)
-    detail::row_buffers_reference(op, seed, first, count, threads, rows);
-  else
-    detail::row_buffers_cpu(detail::plain(op), seed, first, count, threads, rows);
+  paths(op, seed, backend)(first, count, threads, rows);
 }
 
 McResult row_buffers(const RowBuffers& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference)
-    return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-      detail::row_buffers_reference(op, seed, first, count, threads, rows);
-    });
-  const auto p = detail::plain(op);
-  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-    detail::row_buffers_cpu(p, seed, first, count, threads, rows);
-  });
+  return fold_rows(mc, op.n_obs(), backend, 1, paths(op, seed, backend));
 }
 
 }  // namespace akm::ops

@@ -38,12 +38,18 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
     for (int t = 1; t <= op.steps; ++t) {
       if (op.law_keys) op.law_keys.draw(keys, x, work);
       else kern::gaussian_key(keys, op.sqrt_lambda, x);
+      if (!op.key_turns.empty()) {  // the schedule's turn, x_t ← K_t x_t
+        work.noalias() = op.key_turns[std::size_t(t - 1)] * x;
+        x = work;
+      }
       kern::key_for(Key::normalized, x, xh);
       for (int s = 0; s < op.noise_slots; ++s) xi[s] = op.noise_sigma * noise.normal();
       const double a = op.a(t);
       for (int b = 0; b < B; ++b) {
         const BufferRow& row = op.rows[b];
-        delta[0] = a * row.d.dot(op.value_on_normalized ? xh : x) + xi[row.noise_slot];
+        const Vec& v = op.value_on_normalized ? xh : x;
+        const double dx = op.value_rows.empty() ? row.d.dot(v) : op.value_rows[std::size_t(t - 1)].row(b).transpose().dot(v);
+        delta[0] = a * dx + xi[row.noise_slot];
         if (row.rule == BufferKind::ak_raw)
           kern::ak_step(M[b], delta, x, op.beta, row.eta, r);  // [eq:dm-update]
         else if (row.rule == BufferKind::ak_normalized)

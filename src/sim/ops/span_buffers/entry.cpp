@@ -10,6 +10,7 @@
 #include "akm/base/errors.hpp"
 #include "akm/sim/ops/common.hpp"
 #include "../check_steps.hpp"
+#include "../host_only.hpp"
 #include "backends.hpp"
 
 namespace akm::ops {
@@ -50,37 +51,30 @@ SpanBuffersPlain plain(const SpanBuffers& op) {
 
 namespace {
 
-void refuse_backend(Backend b) {
-  if (!span_buffers_has(b))
-    throw InputError("backend", to_string(b),
-                     "reference or cpu (span_buffers has no device kernel: a trial's p-dimensional buffers do not fit a thread)");
+auto paths(const SpanBuffers& op, std::uint64_t seed, Backend backend) {
+  op.validate();
+  detail::refuse_host_only(span_buffers_has(backend), backend,
+                           "span_buffers has no device kernel: a trial's p-dimensional buffers do not fit a thread");
+  const Mat Ct = backend == Backend::reference ? Mat(op.directions.transpose() * op.keys) : Mat();
+  return detail::host_only_paths(
+      backend,
+      [&op, Ct, seed](long long first, long long count, int threads, double* rows) {
+        detail::span_buffers_reference(op, Ct, seed, first, count, threads, rows);
+      },
+      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
+        detail::span_buffers_cpu(p, seed, first, count, threads, rows);
+      });
 }
 
 }  // namespace
 
 void span_buffers_rows(const SpanBuffers& op, std::uint64_t seed, Backend backend, long long first, long long count,
                        int threads, double* rows) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference)
-    detail::span_buffers_reference(op, op.directions.transpose() * op.keys, seed, first, count, threads, rows);
-  else
-    detail::span_buffers_cpu(detail::plain(op), seed, first, count, threads, rows);
+  paths(op, seed, backend)(first, count, threads, rows);
 }
 
 McResult span_buffers(const SpanBuffers& op, std::uint64_t seed, Backend backend, const McOptions& mc) {
-  op.validate();
-  refuse_backend(backend);
-  if (backend == Backend::reference) {
-    const Mat Ct = op.directions.transpose() * op.keys;
-    return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-      detail::span_buffers_reference(op, Ct, seed, first, count, threads, rows);
-    });
-  }
-  const auto p = detail::plain(op);
-  return fold_rows(mc, op.n_obs(), backend, 1, [&](long long first, long long count, int threads, double* rows) {
-    detail::span_buffers_cpu(p, seed, first, count, threads, rows);
-  });
+  return fold_rows(mc, op.n_obs(), backend, 1, paths(op, seed, backend));
 }
 
 }  // namespace akm::ops
