@@ -4,6 +4,7 @@
 // on the path the backend names, for both the op's `_rows` function and its fold (fold_rows).
 // Private to src/sim/ops/.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <utility>
 
@@ -27,6 +28,26 @@ auto host_only_paths(Backend backend, Reference reference, Cpu cpu) {
     if (backend == Backend::reference) reference(first, count, threads, out);
     else cpu(first, count, threads, out);
   };
+}
+
+/// The same for an op whose paths take (op or its plain arrays, seed, first, count, threads,
+/// rows): the op validated and the backend refused before any work, then the plain arrays
+/// made (from a valid op only) for the cpu path.
+template <class Plain, class Op>
+auto host_only_paths(const Op& op, std::uint64_t seed, Backend backend, bool has, const std::string& why,
+                     void (*reference)(const Op&, std::uint64_t, long long, long long, int, double*),
+                     Plain (*make_plain)(const Op&),
+                     void (*cpu)(const Plain&, std::uint64_t, long long, long long, int, double*)) {
+  op.validate();
+  refuse_host_only(has, backend, why);
+  return host_only_paths(
+      backend,
+      [&op, seed, reference](long long first, long long count, int threads, double* out) {
+        reference(op, seed, first, count, threads, out);
+      },
+      [plain = make_plain(op), seed, cpu](long long first, long long count, int threads, double* out) {
+        cpu(plain, seed, first, count, threads, out);
+      });
 }
 
 }  // namespace akm::ops::detail

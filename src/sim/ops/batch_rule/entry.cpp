@@ -50,16 +50,9 @@ BatchRulePlain plain(const BatchRule& op) {
 namespace {
 
 auto paths(const BatchRule& op, std::uint64_t seed, Backend backend) {
-  op.validate();
-  detail::refuse_host_only(batch_rule_has(backend), backend, "batch_rule has no device kernel yet");
-  return detail::host_only_paths(
-      backend,
-      [&op, seed](long long first, long long count, int threads, double* rows) {
-        detail::batch_rule_reference(op, seed, first, count, threads, rows);
-      },
-      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
-        detail::batch_rule_cpu(p, seed, first, count, threads, rows);
-      });
+  return detail::host_only_paths<detail::BatchRulePlain>(
+      op, seed, backend, batch_rule_has(backend), "batch_rule has no device kernel yet",
+      detail::batch_rule_reference, detail::plain, detail::batch_rule_cpu);
 }
 
 }  // namespace

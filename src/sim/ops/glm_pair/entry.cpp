@@ -55,16 +55,9 @@ GlmPairPlain plain(const GlmPair& op) {
 namespace {
 
 auto paths(const GlmPair& op, std::uint64_t seed, Backend backend) {
-  op.validate();
-  detail::refuse_host_only(glm_pair_has(backend), backend, "glm_pair has no device kernel yet");
-  return detail::host_only_paths(
-      backend,
-      [&op, seed](long long first, long long count, int threads, double* rows) {
-        detail::glm_pair_reference(op, seed, first, count, threads, rows);
-      },
-      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
-        detail::glm_pair_cpu(p, seed, first, count, threads, rows);
-      });
+  return detail::host_only_paths<detail::GlmPairPlain>(
+      op, seed, backend, glm_pair_has(backend), "glm_pair has no device kernel yet",
+      detail::glm_pair_reference, detail::plain, detail::glm_pair_cpu);
 }
 
 }  // namespace

@@ -38,16 +38,9 @@ detail::OptimizerLoopPlain plain(const OptimizerLoop& op) {
 }
 
 auto paths(const OptimizerLoop& op, std::uint64_t seed, Backend backend) {
-  op.validate();
-  detail::refuse_host_only(optimizer_loop_has(backend), backend, "optimizer_loop has no device kernel yet");
-  return detail::host_only_paths(
-      backend,
-      [&op, seed](long long first, long long count, int threads, double* rows) {
-        detail::optimizer_loop_reference(op, seed, first, count, threads, rows);
-      },
-      [p = plain(op), seed](long long first, long long count, int threads, double* rows) {
-        detail::optimizer_loop_cpu(p, seed, first, count, threads, rows);
-      });
+  return detail::host_only_paths<detail::OptimizerLoopPlain>(
+      op, seed, backend, optimizer_loop_has(backend), "optimizer_loop has no device kernel yet",
+      detail::optimizer_loop_reference, plain, detail::optimizer_loop_cpu);
 }
 
 }  // namespace

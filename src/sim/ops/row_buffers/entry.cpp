@@ -109,16 +109,9 @@ RowBuffersPlain plain(const RowBuffers& op) {
 namespace {
 
 auto paths(const RowBuffers& op, std::uint64_t seed, Backend backend) {
-  op.validate();
-  detail::refuse_host_only(row_buffers_has(backend), backend, "row_buffers has no device kernel yet");
-  return detail::host_only_paths(
-      backend,
-      [&op, seed](long long first, long long count, int threads, double* rows) {
-        detail::row_buffers_reference(op, seed, first, count, threads, rows);
-      },
-      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
-        detail::row_buffers_cpu(p, seed, first, count, threads, rows);
-      });
+  return detail::host_only_paths<detail::RowBuffersPlain>(
+      op, seed, backend, row_buffers_has(backend), "row_buffers has no device kernel yet",
+      detail::row_buffers_reference, detail::plain, detail::row_buffers_cpu);
 }
 
 }  // namespace

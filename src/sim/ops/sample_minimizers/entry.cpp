@@ -49,16 +49,9 @@ SampleMinimizersPlain plain(const SampleMinimizers& op) {
 namespace {
 
 auto paths(const SampleMinimizers& op, std::uint64_t seed, Backend backend) {
-  op.validate();
-  detail::refuse_host_only(sample_minimizers_has(backend), backend, "sample_minimizers has no device kernel");
-  return detail::host_only_paths(
-      backend,
-      [&op, seed](long long first, long long count, int threads, double* rows) {
-        detail::sample_minimizers_reference(op, seed, first, count, threads, rows);
-      },
-      [p = detail::plain(op), seed](long long first, long long count, int threads, double* rows) {
-        detail::sample_minimizers_cpu(p, seed, first, count, threads, rows);
-      });
+  return detail::host_only_paths<detail::SampleMinimizersPlain>(
+      op, seed, backend, sample_minimizers_has(backend), "sample_minimizers has no device kernel",
+      detail::sample_minimizers_reference, detail::plain, detail::sample_minimizers_cpu);
 }
 
 }  // namespace
