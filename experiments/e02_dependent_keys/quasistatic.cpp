@@ -109,7 +109,7 @@ Vec gap_direction(const Arm& A, int t) {
 }
 
 // The trials on ops::row_buffers: one raw-key AK row from M*_0, its keys √λ ∘ z turned by the
-// schedule's R(θ_t) (x_t = S_tz), its value rows a_t; per record step, probes along u_1(t),
+// schedule's R(θ_t) (x_t = R(θ_t)(√λ ∘ z) ~ N(0, Σ_t)), its value rows a_t; per record step, probes along u_1(t),
 // u_2(t) and v_t (observables obs(r, ·)). A probe reads M_t·v_t; g_t subtracts M*_t·v_t in
 // measure_quasistatic (a constant: the standard error is the probe's).
 McResult simulate(ExperimentContext& ctx, const Arm& A, long long R) {
@@ -120,7 +120,7 @@ McResult simulate(ExperimentContext& ctx, const Arm& A, long long R) {
   op.noise_sigma = kNoise;
   op.steps = A.record.back();
   for (int t = 1; t <= op.steps; ++t) {
-    op.key_turns.push_back(A.U[std::size_t(t)]);  // S_t = R(θ_t) diag(√λ)
+    op.key_turns.push_back(A.U[std::size_t(t)]);  // R(θ_t): the eigenvectors of Σ_t
     op.value_rows.push_back(A.a[std::size_t(t - 1)].transpose());
   }
   for (int t : A.record) {

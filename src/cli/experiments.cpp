@@ -112,7 +112,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                                                       to_string(opts.backend))
                     : r.ran_on == to_string(opts.backend)
                         ? fmt::format("     ran on {} (its ops)\n", r.ran_on)
-                        : fmt::format("     partly on ops: its ops ran on {}, its own kernels on the cpu\n",
+                        : fmt::format("     partly on {0}: its ops with a {0} path ran there, the rest on the cpu\n",
                                       to_string(opts.backend)))
                 << statement_lines(r.statements) << std::flush;
       (r.ran_on == "cpu" ? on_cpu : r.ran_on == to_string(opts.backend) ? on_backend : partly).push_back(r.id);

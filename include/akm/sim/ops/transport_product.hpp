@@ -53,14 +53,22 @@ struct TransportProduct {
   /// Whether the keys or the observables need the reference or cpu path (dependent keys, a
   /// law, forms): the device paths draw √λ ∘ z and record no forms.
   bool host_only() const { return key_rho != 0.0 || bool(law_keys) || forms.rows() > 0; }
+  /// Full lags the device kernel records at most.
+  static constexpr int kDeviceFullLags = 8;
+  /// Whether the sizes are the device kernel's: it is unrolled for n = 16, 32 or 64 and records
+  /// at most kDeviceFullLags full lags (the device paths refuse others, naming "n" or "full_lags").
+  bool device_sizes() const {
+    return (n() == 16 || n() == 32 || n() == 64) && int(full_lags.size()) <= kDeviceFullLags;
+  }
   /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
   void validate() const;
 };
 
 /// Whether the op has a path on backend b: every backend for independent Gaussian keys without
-/// forms, reference and cpu for the rest (TransportProduct::host_only).
+/// forms at the device kernel's sizes, reference and cpu for the rest (TransportProduct::host_only,
+/// TransportProduct::device_sizes). A claim asked for a device backend runs the rest on the cpu.
 inline bool transport_product_has(Backend b, const TransportProduct& op) {
-  return !op.host_only() || b == Backend::reference || b == Backend::cpu;
+  return (!op.host_only() && op.device_sizes()) || b == Backend::reference || b == Backend::cpu;
 }
 
 /// Rows of trials [first, first + count) into rows (count × layout().size(), row-major), trial t

@@ -63,7 +63,7 @@ namespace {
 // The backend's path; `p` is plain(op), made once per run rather than once per call.
 void rows_on(const TransportProduct& op, const detail::TransportProductPlain& p, std::uint64_t seed, Backend backend, long long first,
              long long count, int threads, double* rows) {
-  if (!transport_product_has(backend, op))
+  if (op.host_only() && backend != Backend::reference && backend != Backend::cpu)  // sizes: require_size
     throw InputError("backend", to_string(backend),
                      "must be reference or cpu for dependent keys, a key law or forms: no device path");
   switch (backend) {

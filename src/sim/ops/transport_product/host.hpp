@@ -11,6 +11,9 @@
 
 namespace akm::cuda::transport_product_detail {
 
+// The public header's count (transport_product_has) is the kernel's (trial.hpp is nvcc's, Eigen-free).
+static_assert(ops::TransportProduct::kDeviceFullLags == kMaxFullLags);
+
 inline void require_size(const ops::detail::TransportProductPlain& op) {
   const int n = op.layout.n;
   if (n != 16 && n != 32 && n != 64)
