@@ -50,7 +50,7 @@ McResult simulate(ExperimentContext& ctx, const Setting& s, Key key, double eta,
     throw std::logic_error("E2: the observable layout differs from ops::transport_product's");
   // The device paths take independent keys (ρ = 0) at n = 16, 32 or 64 (transport_product_has):
   // E2's n = 8 runs on reference and cpu, and on a device backend its runs take the cpu.
-  const Backend b = ops::transport_product_has(ctx.opts.backend, op) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::transport_product_has(ctx.opts.backend, op));
   return ops::transport_product(op, derive_seed(ctx.opts.seed, fmt::format("E2/{}/{}", to_string(key), rho)), b,
                                 ctx.mc(R, fmt::format("E2 {} rho={}", to_string(key), rho)));
 }

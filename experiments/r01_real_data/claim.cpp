@@ -126,7 +126,7 @@ void simulate(ExperimentContext& ctx, Case& c, long long R) {
   tp.eta = kEta;
   tp.steps = tp.lags = kLag;
   tp.full_lags = {};
-  const Backend b = ops::transport_product_has(ctx.opts.backend, tp) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::transport_product_has(ctx.opts.backend, tp));
   c.transport = ops::transport_product(tp, seed, b, ctx.mc(R, fmt::format("R1 {} transport", c.dc->name)));
   ops::RowBuffers gain;
   gain.law_keys = keys;

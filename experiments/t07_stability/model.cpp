@@ -1,12 +1,14 @@
-// T7 stability — the model: the Monte-Carlo run of one (law, arm, scale), the mean log
-// determinant factor of the raw path bound, the family summaries, and the exact standard
-// errors of the normalized transport (header of claim.cpp).
+// T7 stability — the model: the Monte-Carlo run of one (law, arm, scale) on
+// ops::transport_product, the mean log determinant factor of the raw path bound, the family
+// summaries, and the exact standard errors of the normalized transport (header of claim.cpp).
 #include <algorithm>
 #include <cmath>
+#include <memory>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 
-#include "akm/rules/kernels.hpp"
+#include "akm/sim/ops/transport_product.hpp"
 #include "t07_stability.hpp"
 
 namespace akm::exp::t07 {
@@ -25,58 +27,58 @@ std::vector<double> raw_scales() {
   return s;
 }
 
-double op_norm(const Mat& P) {
-  const Eigen::SelfAdjointEigenSolver<Mat> es(P.transpose() * P, Eigen::EigenvaluesOnly);
-  return std::sqrt(std::max(es.eigenvalues().maxCoeff(), 0.0));
-}
-
 McResult simulate(ExperimentContext& ctx, const KeySampler& law, const Arm& arm, double s,
                   std::uint64_t seed, long long R) {
   const int n = law.n();
   const Layout L{n};
+  // The product P_T on ops::transport_product: the law's keys in its own coordinates (trial t on
+  // the stream (seed, t, keys)), multiplied by s, the lag diagonals up to the last of kLags, and
+  // the path norms: log‖P_T‖_op (the product rescaled past the lags when it leaves range) and
+  // the determinant bound (1/n)Σ_t log|det(βI − ηk_tk_tᵀ)|.
+  ops::TransportProduct op;
+  op.sqrt_lambda = law.lambda().cwiseSqrt();  // sizes the op; the law draws the keys
+  op.second_moment = Vec::Zero(n);  // centres the control variates, which T7 does not read
+  op.key = arm.key;
+  op.beta = kBeta;
+  op.eta = arm.eta;
+  op.key_scale = s;
+  op.steps = kSteps;
+  op.lags = kLags.back();
+  op.full_lags = {};
+  op.path_norms = true;
+  op.law_keys.law = std::make_shared<const KeySampler>(law);
+  const ops::TransportProductLayout P = op.layout();
+  // A key law and the path norms have reference and cpu paths: on another backend T7 runs the cpu.
+  const Backend b = ctx.backend_for(ops::transport_product_has(ctx.opts.backend, op));
   const double q = std::max(kBeta, std::abs(kBeta - arm.eta));  // sure per-step bound (normalized)
   // Raw Rademacher keys: ‖x‖² = tr Σ on every sample, so ‖βI − ηs²xxᵀ‖ = max(β, |β − ηs² tr Σ|).
   const double q_rad = std::max(kBeta, std::abs(kBeta - arm.eta * s * s * law.lambda().sum()));
-  auto kernel = [&](long long trial, double* out) {
-    Stream keys(seed, static_cast<std::uint64_t>(trial), Purpose::keys);
-    Mat P = Mat::Identity(n, n);
-    Vec x(n), w(n), k(n), r(n);
-    double log_scale = 0.0, bound = 0.0;
-    std::size_t l = 0;
-    for (int t = 1; t <= kSteps; ++t) {
-      law.draw(keys, x, w);
-      x *= s;
-      kern::key_for(arm.key, x, k);
-      kern::transport_step(P, k, kBeta, arm.eta, r);
-      if (arm.key == Key::raw) {
-        bound += ((n - 1) * std::log(kBeta) + std::log(std::abs(kBeta - arm.eta * x.squaredNorm()))) / n;
-        // Keep the raw product representable: P = e^{log_scale}·P after the recorded lags.
-        const double mx = P.cwiseAbs().maxCoeff();
-        if (t > kLags.back() && mx > 1e100) P /= mx, log_scale += std::log(mx);
-      }
-      if (l < kLags.size() && t == kLags[l]) {
-        for (int i = 0; i < n; ++i) out[L.diag(l, i)] = P(i, i);
-        ++l;
-      }
-      if (t == 1)
-        for (int i = 0; i < n; ++i) out[L.diag_sq(i)] = P(i, i) * P(i, i);
-    }
-    const double mx = P.cwiseAbs().maxCoeff();
-    const double log_norm = log_scale + std::log(mx) + std::log(op_norm(P / mx));
+  const bool rademacher = law.law().kind == "rademacher";
+  // T7's record of a trial, a function of the op's row p.
+  auto record = [&](const double* p, double* out) {
+    for (std::size_t l = 0; l < kLags.size(); ++l)
+      for (int i = 0; i < n; ++i) out[L.diag(l, i)] = p[P.diag(kLags[l], i)];
+    for (int i = 0; i < n; ++i) out[L.diag_sq(i)] = p[P.diag(1, i)] * p[P.diag(1, i)];
+    const double log_norm = p[P.log_norm()], bound = p[P.log_det()];
     out[L.log_norm()] = log_norm;
     if (arm.key == Key::raw) {
       // ‖P_T‖ ≥ |det P_T|^{1/n}, up to rounding of the two logarithms.
       out[L.violation()] = log_norm < bound - 1e-9 * std::max(1.0, std::abs(bound)) ? 1.0 : 0.0;
       out[L.det_bound()] = bound;
       out[L.sure_violation()] =
-          law.law().kind == "rademacher" && log_norm > kSteps * std::log(q_rad) + 1e-12 * std::max(1.0, kSteps * std::abs(std::log(q_rad))) ? 1.0 : 0.0;
+          rademacher && log_norm > kSteps * std::log(q_rad) + 1e-12 * std::max(1.0, kSteps * std::abs(std::log(q_rad))) ? 1.0 : 0.0;
     } else {
       out[L.violation()] = log_norm > kSteps * std::log(q) + 1e-12 ? 1.0 : 0.0;
       out[L.det_bound()] = 0.0;
       out[L.sure_violation()] = 0.0;
     }
   };
-  return monte_carlo(ctx.mc(R, fmt::format("T7 {} {} s={:g}", law_name(law), arm.name(), s)), L.size(), kernel);
+  auto rows = [&](long long first, long long count, int threads, double* out) {
+    std::vector<double> p(std::size_t(count) * P.size());
+    ops::transport_product_rows(op, seed, b, first, count, threads, p.data());
+    for (long long j = 0; j < count; ++j) record(p.data() + std::size_t(j) * P.size(), out + std::size_t(j) * L.size());
+  };
+  return monte_carlo_rows(ctx.mc(R, fmt::format("T7 {} {} s={:g}", law_name(law), arm.name(), s)), L.size(), rows);
 }
 
 // E log|β − c‖x‖²| for each c, from a separately seeded sample of ‖x‖²: {mean, se}.

@@ -76,8 +76,8 @@ struct Layout {
   std::size_t size() const { return log_norm() + 4; }
 };
 
-double op_norm(const Mat& P);
-/// The trials of one (law, arm, scale): M_0 = I, δ = 0, so the buffer is the product P_T.
+/// The trials of one (law, arm, scale): M_0 = I, δ = 0, so the buffer is the product P_T, on
+/// ops::transport_product (the cpu path on a device backend: a key law is host-only).
 McResult simulate(ExperimentContext& ctx, const KeySampler& law, const Arm& arm, double s,
                   std::uint64_t seed, long long R);
 // E log|β − c‖x‖²| for each c, from a separately seeded sample of ‖x‖²: {mean, se}.

@@ -86,7 +86,7 @@ static void t13_mup(ExperimentContext& ctx) {
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
       const double p = predicted_ms(n, eta_of(sch, n));
-      const double m = resA.total.mean()[sch * nw + w], s = resA.total.stderr_mean()[sch * nw + w];
+      const double m = resA.mean[sch * nw + w], s = resA.se[sch * nw + w];
       // log RMS = ½ log(mean square); se(log RMS) = se/(2·ms).
       lx.push_back(std::log(n)), ly.push_back(0.5 * std::log(m)), lse.push_back(s / (2 * m)), lp.push_back(0.5 * std::log(p));
     }
@@ -116,6 +116,7 @@ static void t13_mup(ExperimentContext& ctx) {
   // pre-registered (app:mup-coord/act-rms): that rule was written after the earlier stream's
   // runs, so it is decided on seeds no earlier run has drawn.
   const std::uint64_t seedC = derive_seed(ctx.opts.seed, "T13/coord/confirm");
+  ctx.own_kernels();  // (C) and (C') train MLPs on their own kernels, on the CPU
   const auto resC = monte_carlo(ctx.mc(seeds, "T13 coordinate check"), lay.size(),
                                 [&](long long seed, double* out) { coord::run_seed(cs, arms, lay, task, seedC, seed, out); });
   const Vec cm = resC.total.mean(), cse = resC.total.stderr_mean();
@@ -128,7 +129,7 @@ static void t13_mup(ExperimentContext& ctx) {
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
       ctx.checks.mc(fmt::format("buffer/{}/n={}/per-coordinate mean square", kScheduleName[sch], n),
-                    predicted_ms(n, eta_of(sch, n)), resA.total.mean()[sch * nw + w], resA.total.stderr_mean()[sch * nw + w]);
+                    predicted_ms(n, eta_of(sch, n)), resA.mean[sch * nw + w], resA.se[sch * nw + w]);
     }
     const LineFit &fm = fit_measured[sch], &fp = fit_exact[sch];
     ctx.checks.mc(fmt::format("buffer/{}/log-log RMS slope vs width (exact-value slope; asymptote {})", kScheduleName[sch],
@@ -143,7 +144,7 @@ static void t13_mup(ExperimentContext& ctx) {
                               "(η = {:.3g}, λ̂_max = {:.4f}, {} the bound (1+β)/λ̂_max = {:.3g})",
                               sw.n, kSpikeSteps, kSpikeSteps, sw.eta, sw.lambda, std::abs(sw.factor) > 1 ? "past" : "below",
                               (1 + kBeta) / sw.lambda),
-                  sw.predicted, resS.total.mean()[w], resS.total.stderr_mean()[w]);
+                  sw.predicted, resS.mean[w], resS.se[w]);
     ctx.checks.against(sw.isotropic, "isotropic accounting Σ̂ = I/n: (β − η/n)^T");
   }
   for (const RawWidth& r : raw)
@@ -216,7 +217,7 @@ static void t13_mup(ExperimentContext& ctx) {
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
       const double p = predicted_ms(n, eta_of(sch, n));
-      const double m = resA.total.mean()[sch * nw + w], s = resA.total.stderr_mean()[sch * nw + w];
+      const double m = resA.mean[sch * nw + w], s = resA.se[sch * nw + w];
       bt.add({std::string(kScheduleName[sch]), n, eta_of(sch, n), std::sqrt(p), std::sqrt(m), s / (2 * std::sqrt(m)), p, m, s});
     }
     slopes[kScheduleName[sch]] = {{"measured", fit_measured[sch].slope}, {"se", fit_measured[sch].se_slope},
@@ -240,10 +241,10 @@ static void t13_mup(ExperimentContext& ctx) {
   for (int w = 0; w < ns; ++w) {
     const SpikeWidth& sw = spike[static_cast<std::size_t>(w)];
     st.add({sw.n, sw.eta, sw.lambda, sw.factor, (1 + kBeta) / sw.lambda, std::abs(sw.factor) > 1 ? 1 : 0, sw.predicted,
-            resS.total.mean()[w], resS.total.stderr_mean()[w], sw.isotropic, sw.rho_isotropic});
+            resS.mean[w], resS.se[w], sw.isotropic, sw.rho_isotropic});
     if (std::abs(sw.factor) > 1) past += fmt::format("{}n = {} (η = {:.3g}, factor {:.3f}, measured {:.4g} ± {:.2g} against {:.4g})",
-                                                     past.empty() ? "" : "; ", sw.n, sw.eta, sw.factor, resS.total.mean()[w],
-                                                     resS.total.stderr_mean()[w], sw.predicted);
+                                                     past.empty() ? "" : "; ", sw.n, sw.eta, sw.factor, resS.mean[w],
+                                                     resS.se[w], sw.predicted);
   }
   ctx.out.write_csv("data_spike.csv", st);
   ctx.out.write_csv("data_coord_step1_exact.csv", et);

@@ -1,13 +1,13 @@
 // T13 mup — (A) the normalized buffer's per-coordinate scale under three η schedules, and
 // (B) the raw key's stability boundaries in η [rem:mup-normalization, thm:mup-eta]; the
-// schedules' closed forms.
+// schedules' closed forms. (A)'s buffers run on ops::row_buffers.
 #include <algorithm>
 #include <cmath>
 
 #include <boost/math/distributions/chi_squared.hpp>
 #include <fmt/format.h>
 
-#include "akm/rules/rules.hpp"
+#include "akm/sim/ops/row_buffers.hpp"
 #include "t13_mup.hpp"
 
 namespace akm::exp::t13 {
@@ -30,31 +30,46 @@ double predicted_ms(int n, double eta) {
 
 double eta_ms(int n) { return (kBeta + std::sqrt(kBeta * kBeta + (n + 2) * (1 - kBeta * kBeta))) / (n + 2); }
 
-McResult buffer_scale(ExperimentContext& ctx, long long trials) {
+namespace {
+
+// kRows rows of the normalized AK buffer [eq:dm-norm-update] on ops::row_buffers: keys
+// x = z + μ·1, z ~ N(0, I_n), values δ_r = ξ_r ~ N(0, 1) independent of x (d = 0, row r on noise
+// slot r), every row from M_0 = start·1ᵀ; its errors are the rows themselves (centre 0).
+ops::RowBuffers normalized_buffer(int n, double eta, int steps, double mu, double start) {
+  ops::RowBuffers op;
+  op.sqrt_lambda = Vec::Ones(n);
+  op.beta = kBeta;
+  op.noise_sigma = 1.0;
+  op.noise_slots = kRows;
+  op.steps = steps;
+  for (int r = 0; r < kRows; ++r)
+    op.rows.push_back({BufferKind::ak_normalized, eta, Vec::Zero(n), Vec::Constant(n, start), Vec::Zero(n), r});
+  if (mu != 0.0) op.key_mean = Vec::Constant(n, mu);
+  return op;
+}
+
+}  // namespace
+
+Estimates buffer_scale(ExperimentContext& ctx, long long trials) {
   const int nw = static_cast<int>(kWidths.size());
-  // The growing schedule draws from its own root, so the first two keep their streams.
+  // The growing schedule draws from its own root, so the first two keep their streams: trial t
+  // of (schedule, width w) draws on id 16t + 8·schedule + w, the growing schedule's on 8t + w.
   const std::uint64_t seedA = derive_seed(ctx.opts.seed, "T13/buffer"), seedG = derive_seed(ctx.opts.seed, "T13/buffer-growing");
-  auto kernelA = [&](long long trial, double* out) {
-    for (int sch = 0; sch < kSchedules; ++sch)
-      for (int w = 0; w < nw; ++w) {
-        const int n = kWidths[w];
-        const double eta = eta_of(sch, n);
-        const std::uint64_t root = sch < 2 ? seedA : seedG;
-        const long long id = sch < 2 ? trial * 16 + sch * 8 + w : trial * 8 + w;
-        Stream keys(root, id, Purpose::keys), vals(root, id, Purpose::noise);
-        Mat M = Mat::Zero(kRows, n);
-        Vec x(n), d(kRows);
-        double acc = 0;
-        for (int t = 1; t <= kBurn + kAvg; ++t) {
-          for (int j = 0; j < n; ++j) x[j] = keys.normal();
-          for (int r = 0; r < kRows; ++r) d[r] = vals.normal();
-          rules::ak_normalized(M, d, x, kBeta, eta);
-          if (t > kBurn) acc += M.squaredNorm() / (double(kRows) * n);
-        }
-        out[sch * nw + w] = acc / kAvg;
-      }
-  };
-  return monte_carlo(ctx.mc(trials, "T13 buffer scale"), kSchedules * nw, kernelA);
+  const Backend b = ctx.backend_for(ops::row_buffers_has);
+  Estimates out{Vec(kSchedules * nw), Vec(kSchedules * nw)};
+  for (int sch = 0; sch < kSchedules; ++sch)
+    for (int w = 0; w < nw; ++w) {
+      const int n = kWidths[w];
+      ops::RowBuffers op = normalized_buffer(n, eta_of(sch, n), kBurn + kAvg, 0.0, 0.0);
+      op.msq_window_start = kBurn + 1;  // (1/(kRows·n))‖M_t‖²_F averaged over t ∈ (kBurn, kBurn + kAvg]
+      op.stream_stride = sch < 2 ? 16 : 8;
+      op.stream_offset = sch < 2 ? sch * 8 + w : w;
+      const McResult r = ops::row_buffers(op, sch < 2 ? seedA : seedG, b,
+                                          ctx.mc(trials, fmt::format("T13 buffer scale {} n={}", kScheduleName[sch], n)));
+      out.mean[sch * nw + w] = r.total.mean()[Eigen::Index(op.msq_obs())];
+      out.se[sch * nw + w] = r.total.stderr_mean()[Eigen::Index(op.msq_obs())];
+    }
+  return out;
 }
 
 double spike_lambda(int n, double mu) {
@@ -72,25 +87,24 @@ double spike_lambda(int n, double mu) {
   return s / wsum;  // wsum = 1 to rounding; dividing removes the truncation's last bits
 }
 
-McResult spike_mean(ExperimentContext& ctx, long long trials) {
+Estimates spike_mean(ExperimentContext& ctx, long long trials) {
   const int nw = static_cast<int>(kSpikeWidths.size());
-  const std::uint64_t seedS = derive_seed(ctx.opts.seed, "T13/buffer-spiked");
-  auto kernel = [&](long long trial, double* out) {
-    for (int w = 0; w < nw; ++w) {
-      const int n = kSpikeWidths[w];
-      const double eta = eta_of(2, n), un = 1.0 / std::sqrt(static_cast<double>(n));
-      Stream keys(seedS, trial * 16 + w, Purpose::keys), vals(seedS, trial * 16 + w, Purpose::noise);
-      Mat M = Mat::Constant(kRows, n, kSpikeStart * un);  // rows kSpikeStart·uᵀ
-      Vec x(n), d(kRows);
-      for (int t = 1; t <= kSpikeSteps; ++t) {
-        for (int j = 0; j < n; ++j) x[j] = keys.normal() + kSpikeMu;
-        for (int r = 0; r < kRows; ++r) d[r] = vals.normal();
-        rules::ak_normalized(M, d, x, kBeta, eta);
-      }
-      out[w] = (M.rowwise().sum() * un).mean() / kSpikeStart;  // row mean of M u, per unit start
-    }
-  };
-  return monte_carlo(ctx.mc(trials, "T13 spiked keys"), nw, kernel);
+  const std::uint64_t seedS = derive_seed(ctx.opts.seed, "T13/buffer-spiked");  // trial t of width w: id 16t + w
+  const Backend b = ctx.backend_for(ops::row_buffers_has);
+  Estimates out{Vec(nw), Vec(nw)};
+  for (int w = 0; w < nw; ++w) {
+    const int n = kSpikeWidths[w];
+    const double un = 1.0 / std::sqrt(static_cast<double>(n));
+    ops::RowBuffers op = normalized_buffer(n, eta_of(2, n), kSpikeSteps, kSpikeMu, kSpikeStart * un);  // rows kSpikeStart·uᵀ
+    // The row mean of M_T u per unit start: Σ_{r,i} M_T(r,i)·(1/√n)/(kRows·kSpikeStart).
+    op.probes = {{Mat::Constant(kRows, n, un / (kRows * kSpikeStart)), {kSpikeSteps}, false}};
+    op.stream_stride = 16;
+    op.stream_offset = w;
+    const McResult r = ops::row_buffers(op, seedS, b, ctx.mc(trials, fmt::format("T13 spiked keys n={}", n)));
+    out.mean[w] = r.total.mean()[Eigen::Index(op.probe_obs(0, 0))];
+    out.se[w] = r.total.stderr_mean()[Eigen::Index(op.probe_obs(0, 0))];
+  }
+  return out;
 }
 
 std::vector<RawWidth> raw_key(std::uint64_t seed, int samplesB) {

@@ -40,7 +40,7 @@ McResult transport(ExperimentContext& ctx, const KeySampler& law, const Variant&
   if (op.layout().size() != L.op().size() || op.layout().form(0, 0) != L.comp(0, 0))
     throw std::logic_error("T16: the observable layout differs from ops::transport_product's");
   // A key law has reference and cpu paths: on another backend T16 runs the cpu path.
-  const Backend b = ops::transport_product_has(ctx.opts.backend, op) ? ctx.backend() : Backend::cpu;
+  const Backend b = ctx.backend_for(ops::transport_product_has(ctx.opts.backend, op));
   return ops::transport_product(op, seed, b, ctx.mc(R, fmt::format("T16 transport {}", to_string(v.key))));
 }
 

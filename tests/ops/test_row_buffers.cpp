@@ -1,7 +1,7 @@
-// The row_buffers op (T1, T2, T6, T8 and T16's Monte Carlo) held to its plain reference: the
+// The row_buffers op (T1, T2, T6, T8, T13 and T16's Monte Carlo) held to its plain reference: the
 // fast CPU engine in double against the 1×n Eigen buffers of the reference, within the rounding
 // model of tests/test_engine.cpp, on Gaussian keys and on a key law; the probes as the weighted
-// sums of the recorded errors; rows independent of the host thread count and of which call
+// sums of the recorded errors; T13's keys with a mean, mean square window and stream ids; rows independent of the host thread count and of which call
 // computes them; the device backends refused by name.
 #include <gtest/gtest.h>
 
@@ -213,6 +213,44 @@ TEST(RowBuffers, ScheduleCpuMatchesReference) {
   EXPECT_EQ(rows(id, Backend::cpu, 3, 4, 1), plain_cpu);
   EXPECT_LE(max_rel_diff_rows(rows(id, Backend::reference, 3, 4, 1), plain_ref, id.n_obs(), 0, id.probe_obs(0, 0)),
             id.steps * 3 * kC * n * kEps64);
+}
+
+// T13's observables: keys with a mean (x = √λ ∘ z + μ), the window mean of the mean square error,
+// and interleaved stream ids. The cpu path within the bound above (the mean adds one term a key);
+// the mean square against the recorded errors of every step of its window (a sum of B·n squares
+// and a mean over the window: ≤ kC·(B·n + W)·ε relative, all terms ≥ 0); trial t at stride s and
+// offset o is trial t·s + o of the plain op, bit for bit on both paths; and the mean moves the rows.
+TEST(RowBuffers, KeyMeanMeanSquareAndStreams) {
+  auto o = op(8);
+  o.key_mean = Vec::LinSpaced(8, -1.0, 2.0);
+  o.msq_window_start = 33;
+  o.record.clear();
+  for (int t = 33; t <= 40; ++t) o.record.push_back(t);
+  const auto ref = rows(o, Backend::reference, 3, 4, 1), cpu = rows(o, Backend::cpu, 3, 4, 2);
+  EXPECT_LE(max_rel_diff_rows(ref, cpu, o.n_obs(), 0, o.probe_obs(0, 0)), o.steps * (3 * kC * 8 + 1) * kEps64);
+  const std::size_t per = o.per_record();
+  for (const auto* r : {&ref, &cpu})
+    for (std::size_t t = 0; t < 4; ++t) {
+      const double* row = r->data() + t * o.n_obs();
+      double msq = 0;
+      for (std::size_t c = 0; c < o.record.size(); ++c)
+        for (std::size_t k = 0; k < per; ++k) msq += row[c * per + k] * row[c * per + k];
+      msq /= double(per) * double(o.record.size());
+      EXPECT_NEAR(row[o.msq_obs()], msq, kC * double(per + o.record.size()) * kEps64 * msq);
+    }
+  EXPECT_NE(ref, rows([&] { auto q = o; q.key_mean = Vec(); return q; }(), Backend::reference, 3, 4, 1));
+  auto strided = o;
+  strided.stream_stride = 16;
+  strided.stream_offset = 9;
+  for (Backend b : {Backend::reference, Backend::cpu})
+    for (long long t : {0LL, 5LL})
+      EXPECT_EQ(rows(strided, b, t, 1, 1), rows(o, b, 16 * t + 9, 1, 1)) << to_string(b) << " trial " << t;
+  auto refused = [&](auto change, const char* param) { expect_refused(o, change, param); };
+  refused([](auto& q) { q.key_mean = Vec::Ones(3); }, "key_mean");
+  refused([](auto& q) { q.key_mean[0] = std::nan(""); }, "key_mean");
+  refused([](auto& q) { q.msq_window_start = 41; }, "msq_window_start");
+  refused([](auto& q) { q.stream_stride = 0; }, "stream_stride");
+  refused([](auto& q) { q.stream_offset = -1; }, "stream_offset");
 }
 
 TEST(RowBuffers, StatisticsIndependentOfThreads) {

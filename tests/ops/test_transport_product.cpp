@@ -202,6 +202,89 @@ TEST(TransportProduct, DataKeysCpuMatchReference) {
   EXPECT_THROW(ops::transport_product_rows(p, 1, Backend::reference, 0, 1, 1, r.data()), InputError);
 }
 
+// The input scale (T7): the key s·x. Normalized keys do not see it (x̂ is scale-free), so at
+// s = 10³ the rows are s = 1's within the bound above; raw keys at s = 2 against the reference on
+// the cpu and the emulated device (the device takes s√λ). s ≤ 0 or not finite: refused.
+TEST(TransportProduct, KeyScale) {
+  auto p = op(16, Key::normalized);
+  const auto base = rows(p, Backend::reference, 3, 4, 1);
+  p.key_scale = 1e3;
+  const std::size_t n_obs = p.layout().size();
+  const auto ref = rows(p, Backend::reference, 3, 4, 1);
+  for (const Part& part : parts(p.layout()))
+    EXPECT_LE(worst(base, ref, n_obs, part), p.steps * (kC * 16 + 4) * kEps64) << "scale-free, " << part.name;
+  auto r = op(16, Key::raw);
+  r.eta = 0.1;  // ηs²λ_max = 0.4 at s = 2, the regime above
+  r.key_scale = 2.0;
+  const auto rref = rows(r, Backend::reference, 3, 4, 1), cpu = rows(r, Backend::cpu, 3, 4, 2),
+             emu = rows(r, Backend::cuda_emulated, 3, 4, 2);
+  const double zeta = normal_error(11, 7, hd::kKeys, (long long)r.steps * 16);
+  for (const Part& part : parts(r.layout())) {
+    EXPECT_LE(worst(rref, cpu, n_obs, part), r.steps * (kC * 16 + 2) * kEps64) << "raw s = 2, " << part.name;
+    EXPECT_LE(worst(rref, emu, n_obs, part), r.steps * (kC * 16 * kEps32 + zeta + 2 * kEps32)) << "raw s = 2, " << part.name;
+  }
+  EXPECT_NE(rref, rows(op(16, Key::raw), Backend::reference, 3, 4, 1));
+  auto refused = [](auto change) { expect_refused(op(16, Key::raw), change, "key_scale"); };
+  refused([](auto& q) { q.key_scale = 0.0; });
+  refused([](auto& q) { q.key_scale = -1.0; });
+  refused([](auto& q) { q.key_scale = std::nan(""); });
+}
+
+// The path norms (T7): log‖P_T‖_op and the determinant bound (1/n)Σ_t log|det(βI − ηk_tk_tᵀ)|.
+// (a) Against the recorded product itself, on a short normalized run where P_T is well
+// conditioned (κ ≤ (β/|β−η|)^T = 2.25¹⁰ < 4·10³): the norm from an SVD of the full matrix, and
+// |det P_T|^{1/n} from its LU, which carries ≤ n·κ·ε relative error. (b) The cpu path (closed-form
+// determinant, eigenvalues of PᵀP) against the reference (LU, SVD): the product within the
+// bound above, each logarithm within it plus n·ε. (c) A raw law at s = 10³ diverges past
+// 10¹⁰⁰ and is rescaled: the log-norm stays finite and above log 10¹⁰⁰, and on every path of
+// every backend ‖P_T‖ ≥ |det P_T|^{1/n}. (d) No device path records them.
+TEST(TransportProduct, PathNorms) {
+  auto p = op(16, Key::normalized);
+  p.steps = p.lags = 10;
+  p.full_lags = {10};
+  p.path_norms = true;
+  const auto L = p.layout();
+  const auto ref = rows(p, Backend::reference, 3, 4, 1);
+  const double kappa = std::pow(p.beta / std::abs(p.beta - p.eta), p.steps);
+  for (std::size_t t = 0; t < 4; ++t) {
+    const double* row = ref.data() + t * L.size();
+    Mat P(16, 16);
+    for (int r = 0; r < 16; ++r)
+      for (int c = 0; c < 16; ++c) P(r, c) = row[L.full(0, r, c)];
+    EXPECT_NEAR(row[L.log_norm()], std::log(Eigen::JacobiSVD<Mat>(P).singularValues()(0)), 16 * kEps64);
+    EXPECT_NEAR(row[L.log_det()], std::log(std::abs(P.determinant())) / 16, 16 * kappa * kEps64 + p.steps * 16 * kEps64);
+  }
+  for (Key key : {Key::raw, Key::normalized}) {
+    auto q = op(32, key);
+    q.path_norms = true;
+    const auto M = q.layout();
+    const auto a = rows(q, Backend::reference, 3, 4, 1), b = rows(q, Backend::cpu, 3, 4, 2);
+    for (const Part& part : parts(M))
+      EXPECT_LE(worst(a, b, M.size(), part), q.steps * (kC * 32 + 1) * kEps64) << to_string(key) << ", " << part.name;
+    for (std::size_t t = 0; t < 4; ++t)
+      for (std::size_t j : {M.log_norm(), M.log_det()})
+        EXPECT_NEAR(a[t * M.size() + j], b[t * M.size() + j], (q.steps * (kC * 32 + 1) + 32) * kEps64) << to_string(key);
+  }
+  auto w = law_op(Key::raw);
+  w.forms = Mat();
+  w.form_lags = {};
+  w.key_scale = 1e3;
+  w.path_norms = true;
+  const auto W = w.layout();
+  for (Backend b : {Backend::reference, Backend::cpu}) {
+    const auto r = rows(w, b, 3, 4, 1);
+    for (std::size_t t = 0; t < 4; ++t) {
+      const double norm = r[t * W.size() + W.log_norm()], bound = r[t * W.size() + W.log_det()];
+      EXPECT_TRUE(std::isfinite(norm) && norm > std::log(ops::TransportProduct::kRescaleAbove)) << to_string(b);
+      EXPECT_GE(norm, bound - 1e-9 * std::abs(bound)) << to_string(b);
+    }
+  }
+  std::vector<double> r(W.size());
+  auto g = op(16, Key::raw);
+  g.path_norms = true;
+  expect_no_device_path([&](Backend b) { ops::transport_product_rows(g, 1, b, 0, 1, 1, r.data()); });
+}
+
 // The statistics the claims read: the same numbers for any thread count and any batching
 // (monte_carlo_rows folds every chunk in trial order and the chunks in order), and equal to
 // monte_carlo() with a per-trial kernel that writes the same rows.

@@ -75,8 +75,11 @@ struct ExperimentContext {
   /// ops::row_buffers_has): opts.backend where they have one (noted as backend() does), the
   /// cpu otherwise (noted as own_kernels() does), so the claim runs and summary.json "ran_on"
   /// says "cpu", or "<backend> and cpu" when another of its ops ran on the backend.
-  Backend backend_for(bool (*has)(Backend)) const {
-    if (has(opts.backend)) return backend();
+  Backend backend_for(bool (*has)(Backend)) const { return backend_for(has(opts.backend)); }
+  /// The same for an op whose paths depend on its settings too: `has` says whether opts.backend
+  /// runs it (e.g. ops::transport_product_has(opts.backend, op)).
+  Backend backend_for(bool has) const {
+    if (has) return backend();
     partly_own = true;
     return Backend::cpu;
   }

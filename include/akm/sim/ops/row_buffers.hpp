@@ -1,7 +1,7 @@
 // ops/row_buffers — buffer rows fed by one key stream, each against a target that may drift:
 // the Monte Carlo of T1 (the fixed point and its transient), T2 (the online rules), T6 (the lag
-// under drift), T8 (the contraction from an offset) and T16 (tracking under a mixture law)
-// [thm:fixedpoint, thm:tracking, prop:nc1]; backends in src/sim/ops/row_buffers/.
+// under drift), T8 (the contraction from an offset), T13 (the buffer's scale with width) and T16
+// (tracking under a mixture law) [thm:fixedpoint, thm:tracking, prop:nc1, thm:mup-eta]; backends in src/sim/ops/row_buffers/.
 //
 // Step t = 1..steps draws one key x_t = √λ ∘ z (coordinates: the key law's eigenbasis; or a
 // law's draw read along given directions, `law_keys`) and
@@ -13,7 +13,10 @@
 // key. The observables read the error e_{b,t} = M_{b,t} − a_t c_b against the target's
 // direction c_b: the whole error at the recorded steps, its mean over a window of steps, and
 // probes Σ_{b,i} W_{b,i} e_{b,t,i} (a weighted sum per trial, its standard error from the
-// trials) at chosen steps or over the window.
+// trials) at chosen steps or over the window, and the window mean of the mean square error
+// (1/(B·n))Σ_{b,i} e_{b,t,i}² (T13's per-coordinate buffer scale). Keys may carry a mean,
+// x_t = √λ ∘ z + μ (T13's spiked keys), and trials may draw on interleaved stream ids
+// (trial·stride + offset), so that runs of several settings share one seed's streams.
 //
 // No device kernel yet: the rows' count and rules vary per claim; row_buffers_has(Backend) says
 // which backends run it, and a claim on another backend runs the cpu path and says so.
@@ -29,6 +32,11 @@
 #include "akm/sim/sim.hpp"
 
 namespace akm::ops {
+
+/// Trial t's stream id when several runs interleave their trials on one seed: t·stride + offset.
+inline std::uint64_t interleaved_stream(long long t, long long stride, long long offset) {
+  return std::uint64_t(t * stride + offset);
+}
 
 /// One buffer row: its rule, its step, its value row, where it starts and its target's direction.
 struct BufferRow {
@@ -72,6 +80,15 @@ struct RowBuffers {
   /// of the rows' d_b.
   std::vector<Mat> key_turns;
   std::vector<Mat> value_rows;  ///< see key_turns
+  /// The keys' mean μ (n entries; empty: none): x_t = √λ ∘ z + μ (or the law's draw + μ), before
+  /// the schedule's turn and the normalization.
+  Vec key_mean;
+  /// > 0: one more observable, the mean over steps [msq_window_start, steps] of the mean square
+  /// error (1/(B·n))Σ_{b,i} e_{b,t,i}²; 0: none.
+  int msq_window_start = 0;
+  /// Trial t draws on the streams (seed, t·stream_stride + stream_offset, keys | noise).
+  long long stream_stride = 1;
+  long long stream_offset = 0;  ///< see stream_stride
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   int B() const { return int(rows.size()); }  ///< buffer rows
@@ -84,7 +101,11 @@ struct RowBuffers {
     for (std::size_t q = 0; q < p; ++q) o += probes[q].window ? 1 : probes[q].steps.size();
     return o + s;
   }
-  std::size_t n_obs() const { return probe_obs(probes.size(), 0); }  ///< observables per trial
+  /// The window mean of the mean square error (msq_window_start > 0).
+  std::size_t msq_obs() const { return probe_obs(probes.size(), 0); }
+  std::size_t n_obs() const { return msq_obs() + (msq_window_start > 0 ? 1 : 0); }  ///< observables per trial
+  /// The stream id of trial t.
+  std::uint64_t stream(long long t) const { return interleaved_stream(t, stream_stride, stream_offset); }
   /// The value scale at step t (t = 0: the start).
   double a(int t) const { return a0 + a1 * t; }
   /// Refuses (InputError naming the field, its value and the valid range) what no backend can run.
@@ -95,7 +116,7 @@ struct RowBuffers {
 inline bool row_buffers_has(Backend b) { return b == Backend::reference || b == Backend::cpu; }
 
 /// Rows of trials [first, first + count) into rows (count × n_obs(), row-major), trial t on the
-/// streams (seed, t, keys) and (seed, t, noise), on `backend` (reference or cpu).
+/// streams (seed, stream(t), keys) and (seed, stream(t), noise), on `backend` (reference or cpu).
 void row_buffers_rows(const RowBuffers& op, std::uint64_t seed, Backend backend, long long first, long long count,
                       int threads, double* rows);
 

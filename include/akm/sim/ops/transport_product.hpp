@@ -9,7 +9,10 @@
 // marginal; E2), on the reference and cpu paths only. With `law_keys`, the keys are a
 // KeySampler law's draws (a mixture, Student-t or Rademacher keys; T16) read along given
 // directions, where E[kkᵀ] need not be diagonal; `forms` records quadratic forms bᵀP_kb. Both on
-// the reference and cpu paths only.
+// the reference and cpu paths only. `key_scale` s multiplies every key before the buffer sees it
+// (T7's input scale: raw keys s·x, normalized keys unchanged by it up to rounding); `path_norms`
+// records the last product's log‖P_T‖_op and the pathwise determinant bound
+// (1/n)Σ_t log|det(βI − ηk_tk_tᵀ)| ≤ log‖P_T‖_op [thm:unconditional-stability], on the host paths.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -44,15 +47,29 @@ struct TransportProduct {
   /// Rows b_q (q × n, in the op's coordinates): b_qᵀP_kb_q is recorded at each of `form_lags`.
   Mat forms;
   std::vector<int> form_lags;  ///< increasing lags ≤ steps at which the forms are recorded
+  /// s > 0: the key is drawn as s·x (x = √λ ∘ z or the law's draw), then normalized when `key`
+  /// is; second_moment is then E[k_i²] of the scaled key. Every backend (the device's √λ scaled).
+  double key_scale = 1.0;
+  /// Also record log‖P_steps‖_op and (1/n)Σ_t log|det(βI − ηk_tk_tᵀ)| (reference and cpu only).
+  /// Past the last recorded lag the product is divided by its largest |entry| whenever that
+  /// exceeds kRescaleAbove and the scale is kept in log form, so a divergent raw product keeps a
+  /// finite log-norm; the horizon sums stay those of the true product (infinite once it leaves
+  /// double range).
+  bool path_norms = false;
+  /// The largest |entry| of P kept before a rescaling (path_norms).
+  static constexpr double kRescaleAbove = 1e100;
 
   int n() const { return int(sqrt_lambda.size()); }  ///< the key's dimension
   /// Where each observable sits in a trial's row.
   TransportProductLayout layout() const {
-    return {n(), lags, int(full_lags.size()), squares, int(forms.rows()), int(form_lags.size())};
+    return {n(), lags, int(full_lags.size()), squares, int(forms.rows()), int(form_lags.size()), path_norms};
   }
   /// Whether the keys or the observables need the reference or cpu path (dependent keys, a
-  /// law, forms): the device paths draw √λ ∘ z and record no forms.
-  bool host_only() const { return key_rho != 0.0 || bool(law_keys) || forms.rows() > 0; }
+  /// law, forms, path norms): the device paths draw √λ ∘ z and record neither forms nor norms.
+  bool host_only() const { return key_rho != 0.0 || bool(law_keys) || forms.rows() > 0 || path_norms; }
+  /// The last lag whose product is recorded entry by entry (lags, full lags, form lags): past it
+  /// path_norms may rescale the product.
+  int last_recorded_lag() const;
   /// Full lags the device kernel records at most.
   static constexpr int kDeviceFullLags = 8;
   /// Whether the sizes are the device kernel's: it is unrolled for n = 16, 32 or 64 and records

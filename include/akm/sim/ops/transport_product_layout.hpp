@@ -12,7 +12,8 @@ namespace akm::ops {
 /// the full matrices (column-major); the horizon sums Σ_{k=0}^{steps} P_k(i,i); then the same
 /// diagonals and horizon sums less their control variates C_k(i) (transport_control.hpp); and,
 /// when `squares`, the squared diagonals P_k(i,i)² (the second moments of [E1]); then the
-/// quadratic forms b_qᵀP_kb_q at the form lags (host paths only).
+/// quadratic forms b_qᵀP_kb_q at the form lags; then, with `path_norms`, log‖P_steps‖_op and the
+/// determinant bound (host paths only).
 struct TransportProductLayout {
   int n = 0;  ///< directions
   int lags = 0;  ///< recorded lag diagonals, k = 1..lags
@@ -20,6 +21,7 @@ struct TransportProductLayout {
   bool squares = false;  ///< the squared diagonals follow
   int n_forms = 0;  ///< quadratic forms b_qᵀP_kb_q recorded at each form lag
   int n_form_lags = 0;  ///< lags at which the forms are recorded
+  bool path_norms = false;  ///< log‖P_steps‖_op and the determinant bound follow
   /// P_k(i,i) at lag k in [1, lags].
   AKM_HD std::size_t diag(int lag, int i) const { return std::size_t(lag - 1) * n + i; }
   /// P_k(r,c) at the f-th full lag.
@@ -38,8 +40,12 @@ struct TransportProductLayout {
   AKM_HD std::size_t form(int f, int q) const {
     return (squares ? square(lags + 1, 0) : cv_horizon(n)) + std::size_t(f) * n_forms + q;
   }
+  /// log‖P_steps‖_op (path_norms only).
+  AKM_HD std::size_t log_norm() const { return form(n_form_lags, 0); }
+  /// (1/n)Σ_{t≤steps} log|det(βI − ηk_tk_tᵀ)| (path_norms only).
+  AKM_HD std::size_t log_det() const { return log_norm() + 1; }
   /// Observables per trial.
-  AKM_HD std::size_t size() const { return form(n_form_lags, 0); }
+  AKM_HD std::size_t size() const { return log_norm() + (path_norms ? 2 : 0); }
 };
 
 }  // namespace akm::ops

@@ -16,9 +16,11 @@ struct RowBuffersPlain {
     std::vector<int> steps;
     bool window;
   };
-  int n, B, noise_slots, steps, window_start;
+  int n, B, noise_slots, steps, window_start, msq_window_start;
   double beta, noise_sigma, a0, a1;
+  long long stream_stride, stream_offset;
   std::vector<double> sqrt_lambda;
+  std::vector<double> key_mean;  ///< n entries, or empty
   std::vector<int> rule;  ///< BufferKind value per row
   std::vector<double> eta;
   std::vector<int> slot;
@@ -34,6 +36,8 @@ struct RowBuffersPlain {
   std::vector<double> key_turns;  ///< steps × n × n, row-major per step; empty: none
   std::vector<double> value_rows;  ///< steps × B × n, row-major per step; empty: the rows' d
   double a(int t) const { return a0 + a1 * t; }
+  /// RowBuffers::stream.
+  std::uint64_t stream(long long t) const { return interleaved_stream(t, stream_stride, stream_offset); }
 };
 RowBuffersPlain plain(const RowBuffers& op);
 

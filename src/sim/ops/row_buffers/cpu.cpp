@@ -19,14 +19,18 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
   const bool windowed = op.window_start > 0;
   const double W = windowed ? op.steps - op.window_start + 1 : 1;
   parallel_for(0, std::size_t(count), threads, [&](std::size_t j) {
-    const std::uint64_t trial = std::uint64_t(first + (long long)j);
+    const long long trial = first + (long long)j;
+    const std::uint64_t id = op.stream(trial);
     double* __restrict out = rows + j * op.n_obs;
     const std::size_t nk = std::size_t(op.steps) * n, nx = std::size_t(op.steps) * op.noise_slots;
     std::vector<double> z(nk + nk % 2), xi(nx + nx % 2), M(op.start), e(Bn), x(n), xh(n), turned(n);
     const bool law = bool(op.law_keys);
-    if (law) op.law_keys(seed, (long long)trial, op.steps, z.data());  // x itself, drawn as the reference draws it
-    else engine::NormalStream(seed, trial, Purpose::keys).fill(z.data(), int(z.size()));
-    engine::NormalStream(seed, trial, Purpose::noise).fill(xi.data(), int(xi.size()));
+    if (law) op.law_keys(seed, (long long)id, op.steps, z.data());  // x itself, drawn as the reference draws it
+    else engine::NormalStream(seed, id, Purpose::keys).fill(z.data(), int(z.size()));
+    engine::NormalStream(seed, id, Purpose::noise).fill(xi.data(), int(xi.size()));
+    const bool msq = op.msq_window_start > 0;
+    const double msq_scale = 1.0 / (double(B) * n) / double(op.steps - op.msq_window_start + 1);
+    if (msq) out[op.n_obs - 1] = 0.0;  // the last observable (RowBuffers::msq_obs)
     double* __restrict win = out + R * Bn;
     if (windowed)
       for (std::size_t k = 0; k < Bn; ++k) win[k] = 0.0;
@@ -35,6 +39,8 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     for (int t = 1; t <= op.steps; ++t) {
       const double* zs = z.data() + std::size_t(t - 1) * n;
       for (int i = 0; i < n; ++i) x[i] = law ? zs[i] : op.sqrt_lambda[i] * zs[i];
+      if (!op.key_mean.empty())
+        for (int i = 0; i < n; ++i) x[i] += op.key_mean[i];  // x_t = √λ ∘ z + μ
       if (!op.key_turns.empty()) {  // the schedule's turn, x_t ← K_t x_t
         const double* K = op.key_turns.data() + std::size_t(t - 1) * n * n;
         for (int i = 0; i < n; ++i) turned[i] = dot(K + std::size_t(i) * n, x.data(), n);
@@ -61,6 +67,7 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
           eb[i] = Mb[i] - a * cb[i];  // e_t = M_t − a_t c
         }
       }
+      if (msq && t >= op.msq_window_start) out[op.n_obs - 1] += dot(e.data(), e.data(), int(Bn)) * msq_scale;
       if (windowed && t >= op.window_start)
         for (std::size_t q = 0; q < Bn; ++q) win[q] += e[q] / W;
       if (c < R && t == op.record[c]) {

@@ -59,6 +59,12 @@ void RowBuffers::validate() const {
   detail::check_steps(record, steps, "record");
   if (window_start < 0 || window_start > steps)
     throw InputError("window_start", std::to_string(window_start), fmt::format("must be 0 (no window) or in 1..steps = {}", steps));
+  if (key_mean.size() != 0 && (key_mean.size() != nn || !key_mean.allFinite()))
+    throw InputError("key_mean", fmt::format("{} entries", key_mean.size()), fmt::format("must be empty or n = {} finite entries", nn));
+  if (msq_window_start < 0 || msq_window_start > steps)
+    throw InputError("msq_window_start", std::to_string(msq_window_start), fmt::format("must be 0 (none) or in 1..steps = {}", steps));
+  if (stream_stride < 1) throw InputError("stream_stride", std::to_string(stream_stride), "must be at least 1");
+  if (stream_offset < 0) throw InputError("stream_offset", std::to_string(stream_offset), "must be ≥ 0");
   for (const RowProbe& p : probes) {
     if (p.W.rows() != B() || p.W.cols() != nn)
       throw InputError("probes.W", fmt::format("{}×{}", p.W.rows(), p.W.cols()), fmt::format("must be rows × n = {}×{}", B(), nn));
@@ -73,8 +79,10 @@ void RowBuffers::validate() const {
 namespace detail {
 
 RowBuffersPlain plain(const RowBuffers& op) {
-  RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.beta, op.noise_sigma, op.a0, op.a1,
-                    {}, {}, {}, {}, {}, {}, {}, op.record, {}, {}, op.n_obs(), op.value_on_normalized, {}, {}, {}};
+  RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.msq_window_start, op.beta, op.noise_sigma,
+                    op.a0, op.a1, op.stream_stride, op.stream_offset, {}, {}, {}, {}, {}, {}, {}, {}, op.record, {}, {},
+                    op.n_obs(), op.value_on_normalized, {}, {}, {}};
+  p.key_mean.assign(op.key_mean.data(), op.key_mean.data() + op.key_mean.size());
   if (op.law_keys) p.law_keys = op.law_keys.batch();
   p.sqrt_lambda.assign(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n());
   for (const BufferRow& r : op.rows) {

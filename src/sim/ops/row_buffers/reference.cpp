@@ -19,13 +19,14 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
   parallel_for(0, std::size_t(count), threads, [&](std::size_t j) {
     const long long trial = first + (long long)j;
     double* out = rows + j * op.n_obs();
-    Stream keys(seed, std::uint64_t(trial), Purpose::keys), noise(seed, std::uint64_t(trial), Purpose::noise);
+    Stream keys(seed, op.stream(trial), Purpose::keys), noise(seed, op.stream(trial), Purpose::noise);
     std::vector<Mat> M;
     for (const BufferRow& r : op.rows) M.push_back(r.start.transpose());
     Vec x(n), xh(n), delta(1), r(1), xi(op.noise_slots), work(n);
     if (op.window_start > 0)
       for (int b = 0; b < B; ++b)
         for (int i = 0; i < n; ++i) out[op.obs(win, b, i)] = 0.0;
+    if (op.msq_window_start > 0) out[op.msq_obs()] = 0.0;
     std::vector<double> e(std::size_t(B) * n);  // row b contiguous
     auto probe = [&](const RowProbe& p, const double* err) {  // err: B×n, row-major
       double s = 0;
@@ -38,6 +39,7 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
     for (int t = 1; t <= op.steps; ++t) {
       if (op.law_keys) op.law_keys.draw(keys, x, work);
       else kern::gaussian_key(keys, op.sqrt_lambda, x);
+      if (op.key_mean.size() > 0) x += op.key_mean;  // x_t = √λ ∘ z + μ
       if (!op.key_turns.empty()) {  // the schedule's turn, x_t ← K_t x_t
         work.noalias() = op.key_turns[std::size_t(t - 1)] * x;
         x = work;
@@ -60,6 +62,11 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
           e[std::size_t(b) * n + i] = M[b](0, i) - a * row.center[i];  // e_t = M_t − a_t c
           if (op.window_start > 0 && t >= op.window_start) out[op.obs(win, b, i)] += e[std::size_t(b) * n + i] / W;
         }
+      }
+      if (op.msq_window_start > 0 && t >= op.msq_window_start) {  // (1/(B·n))Σ e², averaged over the window
+        double sq = 0;
+        for (double v : e) sq += v * v;
+        out[op.msq_obs()] += sq / (double(B) * n) / double(op.steps - op.msq_window_start + 1);
       }
       if (c < R && t == op.record[c]) {
         for (int b = 0; b < B; ++b)

@@ -2,6 +2,7 @@
 // one batch, P kept row-major, each row pushed p ← βp − η(p·k)k with a vectorized dot and
 // update (2n² flops a step against n normals, so the arithmetic sets the pace here). One trial
 // per task. Compiled with -march=native -fopenmp-simd; no Eigen code is instantiated here (ODR).
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -30,13 +31,15 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
     double* __restrict kp = k.data();
     double* __restrict xp = x.data();
     std::size_t f = 0, g = 0;
+    const bool norms = L.path_norms;
+    double log_scale = 0.0, log_det = 0.0;
     for (int lag = 1; lag <= op.steps; ++lag) {
       const double* zs = z.data() + std::size_t(lag - 1) * n;
       double nn = 0;
       if (law) {
 #pragma omp simd reduction(+ : nn)
         for (int i = 0; i < n; ++i) {
-          kp[i] = zs[i];
+          kp[i] = op.key_scale * zs[i];  // the input scale s (exact at s = 1)
           nn += kp[i] * kp[i];
         }
       } else if (rho == 0.0 || lag == 1) {
@@ -57,6 +60,7 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
 #pragma omp simd
         for (int i = 0; i < n; ++i) kp[i] /= norm;
       }
+      if (norms) log_det += log_det_step(op.beta, op.eta, op.normalized ? 1.0 : nn, n);
       for (int r = 0; r < n; ++r) {  // p_r ← βp_r − η(p_r·k)k
         double* __restrict p = P.data() + std::size_t(r) * n;
         double d = 0;
@@ -66,11 +70,20 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
 #pragma omp simd
         for (int c = 0; c < n; ++c) p[c] = op.beta * p[c] - s * kp[c];
       }
+      if (norms && lag > op.last_recorded_lag) {  // keep a divergent product in range: P = e^{log_scale}·(stored P)
+        double mx = 0;
+        for (double v : P) mx = std::max(mx, std::abs(v));
+        if (mx > ops::TransportProduct::kRescaleAbove) {
+          for (double& v : P) v /= mx;
+          log_scale += std::log(mx);
+        }
+      }
+      const double unit = std::exp(log_scale);  // 1 until a rescaling
       // The control variates C_k(i) = −η β̃_i^{k−1} Σ_{j≤k}(k_{j,i}² − E[k_i²]), as TransportControl.
       for (int i = 0; i < n; ++i) {
         if (lag > 1) power[i] *= op.beta_tilde[i];
         sum[i] += kp[i] * kp[i] - op.second_moment[i];
-        const double pii = P[std::size_t(i) * n + i], cv = pii - (-op.eta * power[i] * sum[i]);
+        const double pii = unit * P[std::size_t(i) * n + i], cv = pii - (-op.eta * power[i] * sum[i]);
         out[L.horizon(i)] += pii;
         out[L.cv_horizon(i)] += cv;
         if (lag <= L.lags) {
@@ -99,6 +112,10 @@ void transport_product_cpu(const TransportProductPlain& op, std::uint64_t seed, 
         }
         ++g;
       }
+    }
+    if (norms) {
+      out[L.log_norm()] = log_scale + log_op_norm(P.data(), n);
+      out[L.log_det()] = log_det;
     }
   });
 }

@@ -2,6 +2,7 @@
 // path beside this file run, its rows folded into the run's statistics.
 #include "akm/sim/ops/transport_product.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -26,6 +27,8 @@ void TransportProduct::validate() const {
     if (!(std::isfinite(sqrt_lambda[i]) && sqrt_lambda[i] >= 0 && std::isfinite(second_moment[i])))
       throw InputError("sqrt_lambda", fmt::format("entry {}", i), "must be finite and ≥ 0, with a finite E[k²]");
   if (!(key_rho > -1 && key_rho < 1)) throw InputError("key_rho", fmt::format("{}", key_rho), "must be in (-1, 1)");
+  if (!(key_scale > 0 && std::isfinite(key_scale)))
+    throw InputError("key_scale", fmt::format("{}", key_scale), "must be finite and > 0");
   law_keys.validate(n());
   if (law_keys && key_rho != 0.0)
     throw InputError("key_rho", fmt::format("{}", key_rho), "must be 0 with a key law (its draws are independent)");
@@ -40,16 +43,23 @@ void TransportProduct::validate() const {
   detail::check_steps(full_lags, steps, "full_lags");
 }
 
+int TransportProduct::last_recorded_lag() const {
+  int last = lags;
+  if (!full_lags.empty()) last = std::max(last, full_lags.back());
+  if (!form_lags.empty()) last = std::max(last, form_lags.back());
+  return last;
+}
+
 namespace detail {
 
 TransportProductPlain plain(const TransportProduct& op) {
-  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.key_rho, op.steps,
-                          op.full_lags, op.layout(), {}, op.form_lags, {}};
+  TransportProductPlain p{{}, {}, {}, op.key == Key::normalized, op.beta, op.eta, op.key_rho, op.key_scale,
+                          op.steps, op.last_recorded_lag(), op.full_lags, op.layout(), {}, op.form_lags, {}};
   for (Eigen::Index q = 0; q < op.forms.rows(); ++q)
     for (Eigen::Index c = 0; c < op.forms.cols(); ++c) p.forms.push_back(op.forms(q, c));
   if (op.law_keys) p.law_keys = op.law_keys.batch();
   for (int i = 0; i < op.n(); ++i) {
-    p.sqrt_lambda.push_back(op.sqrt_lambda[i]);
+    p.sqrt_lambda.push_back(op.key_scale * op.sqrt_lambda[i]);  // s·(√λ ∘ z) = (s√λ) ∘ z
     p.second_moment.push_back(op.second_moment[i]);
     p.beta_tilde.push_back(theory::beta_tilde(op.beta, op.eta, op.second_moment[i]));  // as TransportControl
   }
@@ -65,7 +75,7 @@ void rows_on(const TransportProduct& op, const detail::TransportProductPlain& p,
              long long count, int threads, double* rows) {
   if (op.host_only() && backend != Backend::reference && backend != Backend::cpu)  // sizes: require_size
     throw InputError("backend", to_string(backend),
-                     "must be reference or cpu for dependent keys, a key law or forms: no device path");
+                     "must be reference or cpu for dependent keys, a key law, forms or path norms: no device path");
   switch (backend) {
     case Backend::reference: return detail::transport_product_reference(op, seed, first, count, threads, rows);
     case Backend::cpu: return detail::transport_product_cpu(p, seed, first, count, threads, rows);
