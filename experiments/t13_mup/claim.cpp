@@ -86,7 +86,7 @@ static void t13_mup(ExperimentContext& ctx) {
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
       const double p = predicted_ms(n, eta_of(sch, n));
-      const double m = resA.mean[sch * nw + w], s = resA.se[sch * nw + w];
+      const double m = resA[sch * nw + w].mean, s = resA[sch * nw + w].se;
       // log RMS = ½ log(mean square); se(log RMS) = se/(2·ms).
       lx.push_back(std::log(n)), ly.push_back(0.5 * std::log(m)), lse.push_back(s / (2 * m)), lp.push_back(0.5 * std::log(p));
     }
@@ -128,7 +128,7 @@ static void t13_mup(ExperimentContext& ctx) {
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
       ctx.checks.mc(fmt::format("buffer/{}/n={}/per-coordinate mean square", kScheduleName[sch], n),
-                    predicted_ms(n, eta_of(sch, n)), resA.mean[sch * nw + w], resA.se[sch * nw + w]);
+                    predicted_ms(n, eta_of(sch, n)), resA[sch * nw + w].mean, resA[sch * nw + w].se);
     }
     const LineFit &fm = fit_measured[sch], &fp = fit_exact[sch];
     ctx.checks.mc(fmt::format("buffer/{}/log-log RMS slope vs width (exact-value slope; asymptote {})", kScheduleName[sch],
@@ -143,7 +143,7 @@ static void t13_mup(ExperimentContext& ctx) {
                               "(η = {:.3g}, λ̂_max = {:.4f}, {} the bound (1+β)/λ̂_max = {:.3g})",
                               sw.n, kSpikeSteps, kSpikeSteps, sw.eta, sw.lambda, std::abs(sw.factor) > 1 ? "past" : "below",
                               (1 + kBeta) / sw.lambda),
-                  sw.predicted, resS.mean[w], resS.se[w]);
+                  sw.predicted, resS[w].mean, resS[w].se);
     ctx.checks.against(sw.isotropic, "isotropic accounting Σ̂ = I/n: (β − η/n)^T");
   }
   for (const RawWidth& r : raw)
@@ -216,7 +216,7 @@ static void t13_mup(ExperimentContext& ctx) {
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
       const double p = predicted_ms(n, eta_of(sch, n));
-      const double m = resA.mean[sch * nw + w], s = resA.se[sch * nw + w];
+      const double m = resA[sch * nw + w].mean, s = resA[sch * nw + w].se;
       bt.add({std::string(kScheduleName[sch]), n, eta_of(sch, n), std::sqrt(p), std::sqrt(m), s / (2 * std::sqrt(m)), p, m, s});
     }
     slopes[kScheduleName[sch]] = {{"measured", fit_measured[sch].slope}, {"se", fit_measured[sch].se_slope},
@@ -240,10 +240,10 @@ static void t13_mup(ExperimentContext& ctx) {
   for (int w = 0; w < ns; ++w) {
     const SpikeWidth& sw = spike[static_cast<std::size_t>(w)];
     st.add({sw.n, sw.eta, sw.lambda, sw.factor, (1 + kBeta) / sw.lambda, std::abs(sw.factor) > 1 ? 1 : 0, sw.predicted,
-            resS.mean[w], resS.se[w], sw.isotropic, sw.rho_isotropic});
+            resS[w].mean, resS[w].se, sw.isotropic, sw.rho_isotropic});
     if (std::abs(sw.factor) > 1) past += fmt::format("{}n = {} (η = {:.3g}, factor {:.3f}, measured {:.4g} ± {:.2g} against {:.4g})",
-                                                     past.empty() ? "" : "; ", sw.n, sw.eta, sw.factor, resS.mean[w],
-                                                     resS.se[w], sw.predicted);
+                                                     past.empty() ? "" : "; ", sw.n, sw.eta, sw.factor, resS[w].mean,
+                                                     resS[w].se, sw.predicted);
   }
   ctx.out.write_csv("data_spike.csv", st);
   ctx.out.write_csv("data_coord_step1_exact.csv", et);

@@ -50,13 +50,13 @@ ops::RowBuffers normalized_buffer(int n, double eta, int steps, double mu, doubl
 
 }  // namespace
 
-Estimates buffer_scale(ExperimentContext& ctx, long long trials) {
+std::vector<MeanEstimate> buffer_scale(ExperimentContext& ctx, long long trials) {
   const int nw = static_cast<int>(kWidths.size());
   // The growing schedule draws from its own root, so the first two keep their streams: trial t
   // of (schedule, width w) draws on id 16t + 8·schedule + w, the growing schedule's on 8t + w.
   const std::uint64_t seedA = derive_seed(ctx.opts.seed, "T13/buffer"), seedG = derive_seed(ctx.opts.seed, "T13/buffer-growing");
   const Backend b = ctx.backend_for(ops::row_buffers_has);
-  Estimates out{Vec(kSchedules * nw), Vec(kSchedules * nw)};
+  std::vector<MeanEstimate> out;
   for (int sch = 0; sch < kSchedules; ++sch)
     for (int w = 0; w < nw; ++w) {
       const int n = kWidths[w];
@@ -66,8 +66,7 @@ Estimates buffer_scale(ExperimentContext& ctx, long long trials) {
       op.stream_offset = sch < 2 ? sch * 8 + w : w;
       const McResult r = ops::row_buffers(op, sch < 2 ? seedA : seedG, b,
                                           ctx.mc(trials, fmt::format("T13 buffer scale {} n={}", kScheduleName[sch], n)));
-      out.mean[sch * nw + w] = r.total.mean()[Eigen::Index(op.msq_obs())];
-      out.se[sch * nw + w] = r.total.stderr_mean()[Eigen::Index(op.msq_obs())];
+      out.push_back(r.total.estimate(Eigen::Index(op.msq_obs())));
     }
   return out;
 }
@@ -87,11 +86,11 @@ double spike_lambda(int n, double mu) {
   return s / wsum;  // wsum = 1 to rounding; dividing removes the truncation's last bits
 }
 
-Estimates spike_mean(ExperimentContext& ctx, long long trials) {
+std::vector<MeanEstimate> spike_mean(ExperimentContext& ctx, long long trials) {
   const int nw = static_cast<int>(kSpikeWidths.size());
   const std::uint64_t seedS = derive_seed(ctx.opts.seed, "T13/buffer-spiked");  // trial t of width w: id 16t + w
   const Backend b = ctx.backend_for(ops::row_buffers_has);
-  Estimates out{Vec(nw), Vec(nw)};
+  std::vector<MeanEstimate> out;
   for (int w = 0; w < nw; ++w) {
     const int n = kSpikeWidths[w];
     const double un = 1.0 / std::sqrt(static_cast<double>(n));
@@ -101,8 +100,7 @@ Estimates spike_mean(ExperimentContext& ctx, long long trials) {
     op.stream_stride = 16;
     op.stream_offset = w;
     const McResult r = ops::row_buffers(op, seedS, b, ctx.mc(trials, fmt::format("T13 spiked keys n={}", n)));
-    out.mean[w] = r.total.mean()[Eigen::Index(op.probe_obs(0, 0))];
-    out.se[w] = r.total.stderr_mean()[Eigen::Index(op.probe_obs(0, 0))];
+    out.push_back(r.total.estimate(Eigen::Index(op.probe_obs(0, 0))));
   }
   return out;
 }

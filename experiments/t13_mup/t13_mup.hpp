@@ -72,13 +72,9 @@ double predicted_ms(int n, double eta);
 /// The raw key's mean-square boundary in η at width n.
 double eta_ms(int n);
 
-/// Monte-Carlo means and their standard errors, one per setting (each setting one op run).
-struct Estimates {
-  Vec mean, se;
-};
-
-/// (A) Per-coordinate mean square of the normalized AK buffer, entry sch·|widths| + w.
-Estimates buffer_scale(ExperimentContext& ctx, long long trials);
+/// (A) Per-coordinate mean square of the normalized AK buffer, entry sch·|widths| + w (each
+/// setting one op run).
+std::vector<MeanEstimate> buffer_scale(ExperimentContext& ctx, long long trials);
 
 /// (B) The raw key at one width: the mean-square growth factor at η_ms (its Monte-Carlo
 /// mean and error) and the three η boundaries.
@@ -105,7 +101,7 @@ inline const std::vector<int> kSpikeWidths{128, 256, 512, 1024, 2048, 4096, 8192
 double spike_lambda(int n, double mu);
 /// Per trial and width: the row mean of (M_T u)/kSpikeStart after kSpikeSteps steps of the
 /// growing schedule η = η0 (n/128)^{1/2}; E = (β − ηλ̂_u)^T.
-Estimates spike_mean(ExperimentContext& ctx, long long trials);
+std::vector<MeanEstimate> spike_mean(ExperimentContext& ctx, long long trials);
 
 /// (C') The Muon pair of the coordinate check [cor:mup-base-lr, AK-Muon] (muon_coord.cpp).
 /// Hidden rate at the base width: Muon's reference default 0.02, × w^{-1/2} by the corollary.

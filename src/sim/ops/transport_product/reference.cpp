@@ -3,9 +3,6 @@
 // and emulated.cpp beside it are held to it by tests/ops/test_transport_product.cpp.
 #include <cmath>
 
-#include <Eigen/LU>
-#include <Eigen/SVD>
-
 #include "akm/random/random.hpp"
 #include "akm/rules/kernels.hpp"
 #include "akm/sim/transport_control.hpp"
