@@ -14,7 +14,9 @@
 # src/rules/layer_inputs.hpp, src/spectrum/random_basis.hpp), and helpers that only share a
 # name are named for what they do: a unity build sees each name of a folder once. A file that
 # cannot be made so is named in AKM_UNITY_SKIP below and compiles on its own; a new clash
-# fails the sanitizer build with "redefinition of".
+# fails the sanitizer build with "redefinition of". The unit tests, linked as one program
+# (AKM_UNIT_ONE_BINARY), compile ten files to a unit (tests/CMakeLists.txt): there every
+# file-local name is unique across tests/ and tests/ops/.
 option(AKM_UNITY "Compile each source folder as one translation unit (CI's builds)" OFF)
 
 set(AKM_UNITY_SKIP "")

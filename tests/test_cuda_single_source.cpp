@@ -20,11 +20,12 @@
 #include "akm/sim/ops/phase_map.hpp"
 #include "akm/sim/ops/phase_measure.hpp"
 #include "akm/sim/ops/transport.hpp"
+#include "rounding_bounds.hpp"
 
 using namespace akm;
 
 namespace {
-constexpr double kEps32 = 5.9604644775390625e-08;
+using akm_test::kEps32;  // tests/rounding_bounds.hpp
 
 bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 }  // namespace

@@ -24,7 +24,7 @@ Mat spiked_keys(int p, int n_s, std::uint64_t seed) {
   return akm::normalize_columns(X);
 }
 
-Mat gaussian(int r, int c, std::uint64_t seed) {
+Mat stream_gaussian(int r, int c, std::uint64_t seed) {
   akm::Stream s(seed, 0, akm::Purpose::aux);
   Mat B(r, c);
   for (int j = 0; j < c; ++j)
@@ -85,7 +85,7 @@ TEST(DatasetSpectrum, DuplicateKeysLowerTheRank) {
 
 TEST(DatasetSpectrum, RidgeSolvesAgreeWithDenseSolve) {
   const Mat K = spiked_keys(64, 16, 14);
-  const Mat B = gaussian(3, 64, 15);
+  const Mat B = stream_gaussian(3, 64, 15);
   const akm::DatasetSpectrum gram(K);
   for (double mu : {1e-3, 0.125, 5.0}) {
     const Mat ref = akm::ridge_solve_dense(K, B, mu);
@@ -103,7 +103,7 @@ TEST(DatasetSpectrum, RidgeSolvesAgreeWithDenseSolve) {
 TEST(DatasetSpectrum, RidgeSolveOfSpanRowsStaysInTheSpan) {
   // A gradient Ĝ = ΔK̂ᵀ/n_s has rows in the key span, so Ĝ(μI+Σ̂)^{-1} has no mass off it.
   const Mat K = spiked_keys(48, 12, 16);
-  const Mat G = gaussian(2, 12, 17) * K.transpose() / 12.0;
+  const Mat G = stream_gaussian(2, 12, 17) * K.transpose() / 12.0;
   const akm::DatasetSpectrum gram(K);
   const akm::SpanComplement perp(K);
   const Mat M = gram.ridge_solve(G, 0.2);
@@ -113,7 +113,7 @@ TEST(DatasetSpectrum, RidgeSolveOfSpanRowsStaysInTheSpan) {
 
 TEST(DatasetSpectrum, SpanComplementMatchesExplicitProjector) {
   const Mat K = spiked_keys(40, 10, 18);
-  const Mat B = gaussian(2, 40, 19);
+  const Mat B = stream_gaussian(2, 40, 19);
   const akm::SpanComplement perp(K);
   EXPECT_EQ(perp.dim_span(), 10);
   // Reference: P_⊥ = I − U Uᵀ from the dense eigenvectors of Σ̂.

@@ -65,7 +65,7 @@ TEST(Explore, MeasurementAgreesWithItsPrediction) {
   EXPECT_LT(std::abs(j["rate_z"].get<double>()), 6.0);
 }
 
-struct Bad {
+struct ExploreBad {
   std::string path;
   Query query;
   int status;
@@ -77,7 +77,7 @@ TEST(Explore, BadRequestsAreRefusedNamingTheParameter) {
   auto without = [](Query q, const std::string& k) { q.erase(k); return q; };
   const Query m = map_query();
   const Query t{{"beta", "0.9"}, {"eta", "0.5"}, {"spectrum", kSpec}};
-  const std::vector<Bad> bad = {
+  const std::vector<ExploreBad> bad = {
       {"/api/phase", without(m, "x"), 400, "--x"},
       {"/api/phase", without(m, "spectrum"), 400, "--spectrum"},
       {"/api/phase", without(m, "metric"), 400, "--metric"},

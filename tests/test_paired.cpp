@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kDiverged = std::numeric_limits<double>::infinity();
 
 TEST(SignTest, MatchesTheBinomialLaw) {
   for (int n = 1; n <= 30; ++n)
@@ -57,14 +57,14 @@ TEST(SignTest, SeedsForPowerAreTheSmallestThatReachIt) {
 }
 
 TEST(Paired, DivergenceIsTheWorstOutcome) {
-  const auto d = akm::paired_differences({1.0, kInf, std::nan(""), 2.0, kInf}, {0.5, 1.0, 1.0, kInf, kInf});
+  const auto d = akm::paired_differences({1.0, kDiverged, std::nan(""), 2.0, kDiverged}, {0.5, 1.0, 1.0, kDiverged, kDiverged});
   ASSERT_EQ(d.size(), 5u);
   EXPECT_DOUBLE_EQ(d[0], 0.5);
-  EXPECT_EQ(d[1], kInf);   // only a diverged: a is worse
-  EXPECT_EQ(d[2], kInf);   // NaN is a divergence
-  EXPECT_EQ(d[3], -kInf);  // only b diverged
+  EXPECT_EQ(d[1], kDiverged);   // only a diverged: a is worse
+  EXPECT_EQ(d[2], kDiverged);   // NaN is a divergence
+  EXPECT_EQ(d[3], -kDiverged);  // only b diverged
   EXPECT_EQ(d[4], 0.0);    // both: a tie
-  const auto c = akm::paired_compare({1.0, kInf, std::nan(""), 2.0, kInf}, {0.5, 1.0, 1.0, kInf, kInf}, 0.1, 200, 1);
+  const auto c = akm::paired_compare({1.0, kDiverged, std::nan(""), 2.0, kDiverged}, {0.5, 1.0, 1.0, kDiverged, kDiverged}, 0.1, 200, 1);
   EXPECT_EQ(c.positive, 3);
   EXPECT_EQ(c.negative, 1);
   EXPECT_EQ(c.ties, 1);
@@ -77,8 +77,8 @@ TEST(Paired, DivergenceIsTheWorstOutcome) {
 TEST(Paired, MedianOfInfiniteValues) {
   EXPECT_EQ(akm::median_of({1, 3, 2}), 2);
   EXPECT_EQ(akm::median_of({1, 4, 2, 3}), 2.5);
-  EXPECT_EQ(akm::median_of({1, kInf, 2, kInf}), kInf);
-  EXPECT_EQ(akm::median_of({-kInf, kInf}), 0.0);
+  EXPECT_EQ(akm::median_of({1, kDiverged, 2, kDiverged}), kDiverged);
+  EXPECT_EQ(akm::median_of({-kDiverged, kDiverged}), 0.0);
   EXPECT_THROW(akm::median_of({}), akm::InputError);
   EXPECT_THROW(akm::median_of({1, std::nan("")}), akm::InputError);
 }
@@ -121,7 +121,7 @@ TEST(Paired, OrderStatisticsIntervalCoversTheMedian) {
 }
 
 TEST(Paired, BootstrapMatchesAPlainReimplementation) {
-  std::vector<double> a{0.3, 1.2, -0.4, 0.9, 2.2, 0.1, kInf, 0.7}, b(8, 0.1);
+  std::vector<double> a{0.3, 1.2, -0.4, 0.9, 2.2, 0.1, kDiverged, 0.7}, b(8, 0.1);
   const auto c = akm::paired_compare(a, b, 0.2, 500, 42);
   // Plain: the same stream, one resample at a time, sorted medians, nearest-rank quantiles.
   const auto d = akm::paired_differences(a, b);
@@ -147,7 +147,7 @@ TEST(Paired, BadInputIsRefused) {
   EXPECT_THROW(akm::paired_compare({}, {}, 0.1, 200, 1), akm::InputError);
   EXPECT_THROW(akm::paired_compare({1}, {1}, 0.0, 200, 1), akm::InputError);
   EXPECT_THROW(akm::paired_compare({1}, {1}, 0.1, 10, 1), akm::InputError);
-  EXPECT_THROW(akm::paired_compare({-kInf}, {1}, 0.1, 200, 1), akm::InputError);
+  EXPECT_THROW(akm::paired_compare({-kDiverged}, {1}, 0.1, 200, 1), akm::InputError);
   EXPECT_THROW(akm::sign_test_power(5, 0.05, 1.5), akm::InputError);
   EXPECT_THROW(akm::sign_test_p(-1, 2), akm::InputError);
 }

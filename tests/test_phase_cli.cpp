@@ -21,29 +21,29 @@ namespace fs = std::filesystem;
 
 namespace {
 
-using Result = akm_test::CliResult;
+using PhaseRun = akm_test::CliResult;
 using akm_test::run_cli;
 using akm_test::slurp;
-Result run(const std::string& args) { return run_cli(args); }
+PhaseRun run(const std::string& args) { return run_cli(args); }
 
-fs::path fresh(const std::string& name) {
+fs::path fresh_phase_dir(const std::string& name) {
   const fs::path d = fs::path(AKM_TEST_TMP) / ("phase-" + name);
   fs::remove_all(d);
   return d;
 }
 
-const std::string kSpec = " --spectrum spiked:n=6,spikes=20/4,floor=0.5 ";
-const std::string kGood = "phase --x eta:0.05:1.5:5 --y beta:0.5:0.99:4 --metric stable" + kSpec;
+const std::string kPhaseSpec = " --spectrum spiked:n=6,spikes=20/4,floor=0.5 ";
+const std::string kGood = "phase --x eta:0.05:1.5:5 --y beta:0.5:0.99:4 --metric stable" + kPhaseSpec;
 
-struct Bad {
+struct PhaseBad {
   std::string args, param, value;
 };
 
-class PhaseBadInput : public ::testing::TestWithParam<Bad> {};
+class PhaseBadInput : public ::testing::TestWithParam<PhaseBad> {};
 
 TEST_P(PhaseBadInput, Exit2NamesParamAndValueAndWritesNothing) {
-  const Bad& b = GetParam();
-  const fs::path root = fresh("bad");
+  const PhaseBad& b = GetParam();
+  const fs::path root = fresh_phase_dir("bad");
   const fs::path out = root / "map";
   const auto r = run(b.args + " --out " + out.string() + " --quiet");
   EXPECT_EQ(r.code, 2) << r.out;
@@ -55,31 +55,31 @@ TEST_P(PhaseBadInput, Exit2NamesParamAndValueAndWritesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Cli, PhaseBadInput,
     ::testing::Values(
-        Bad{"phase --x eta:0.05:1.5 --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x", "eta:0.05:1.5"},
-        Bad{"phase --x gamma:0.05:1.5:4 --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x name", "gamma"},
-        Bad{"phase --x eta:0.05:1.5:1 --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x N", "1"},
-        Bad{"phase --x eta:0.05:1.5:4 --y beta:0.5:1.5:4 --metric stable" + kSpec, "--y HI", "1.5"},
-        Bad{"phase --x eta:0:1.5:4:log --y beta:0.5:0.9:4 --metric stable" + kSpec, "--x LO", "0"},
-        Bad{"phase --x eta:0.1:1.5:4 --y eta:0.5:0.9:4 --metric stable" + kSpec, "--y", "eta:0.5:0.9:4"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric fast" + kSpec, "--metric", "fast"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric underdamped" + kSpec, "--alpha", "tuned"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric rho_ratio --alpha -1" + kSpec, "--alpha", "-1"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric rho_ratio --direction 7" + kSpec, "--direction", "7"},
-        Bad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --beta 1" + kSpec, "--beta", "1"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --key cooked" + kSpec, "key", "cooked"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --spectrum iso:n=0", "n", "0"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --trials 1" + kSpec, "--trials", "1"},
-        Bad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --measure" + kSpec, "--measure", "alpha"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --threads -2" + kSpec, "--threads", "-2"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --backend tpu" + kSpec, "--backend", "tpu"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --keys common" + kSpec, "--keys", "common"},
-        Bad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --backend cuda" + kSpec, "--backend", "--measure only"}));
+        PhaseBad{"phase --x eta:0.05:1.5 --y beta:0.5:0.9:4 --metric stable" + kPhaseSpec, "--x", "eta:0.05:1.5"},
+        PhaseBad{"phase --x gamma:0.05:1.5:4 --y beta:0.5:0.9:4 --metric stable" + kPhaseSpec, "--x name", "gamma"},
+        PhaseBad{"phase --x eta:0.05:1.5:1 --y beta:0.5:0.9:4 --metric stable" + kPhaseSpec, "--x N", "1"},
+        PhaseBad{"phase --x eta:0.05:1.5:4 --y beta:0.5:1.5:4 --metric stable" + kPhaseSpec, "--y HI", "1.5"},
+        PhaseBad{"phase --x eta:0:1.5:4:log --y beta:0.5:0.9:4 --metric stable" + kPhaseSpec, "--x LO", "0"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y eta:0.5:0.9:4 --metric stable" + kPhaseSpec, "--y", "eta:0.5:0.9:4"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric fast" + kPhaseSpec, "--metric", "fast"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric underdamped" + kPhaseSpec, "--alpha", "tuned"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric rho_ratio --alpha -1" + kPhaseSpec, "--alpha", "-1"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric rho_ratio --direction 7" + kPhaseSpec, "--direction", "7"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --beta 1" + kPhaseSpec, "--beta", "1"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --key cooked" + kPhaseSpec, "key", "cooked"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --spectrum iso:n=0", "n", "0"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --trials 1" + kPhaseSpec, "--trials", "1"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y alpha:0.5:0.9:4 --metric rho_ratio --measure" + kPhaseSpec, "--measure", "alpha"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --threads -2" + kPhaseSpec, "--threads", "-2"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --backend tpu" + kPhaseSpec, "--backend", "tpu"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --measure --keys common" + kPhaseSpec, "--keys", "common"},
+        PhaseBad{"phase --x eta:0.1:1.5:4 --y beta:0.5:0.9:4 --metric stable --backend cuda" + kPhaseSpec, "--backend", "--measure only"}));
 
 TEST(PhaseCli, MeasureOnCudaRefusedWithoutADevice) {
   std::string why;
   if (akm::cuda::built() && !akm::cuda::device_name(&why).empty())
     GTEST_SKIP() << "a CUDA device is present";
-  const fs::path root = fresh("cuda");
+  const fs::path root = fresh_phase_dir("cuda");
   const auto r = run(kGood + "--measure --trials 4 --steps 5 --backend cuda --quiet --out " + (root / "map").string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--backend = cuda is invalid"), std::string::npos) << r.out;
@@ -92,7 +92,7 @@ TEST(PhaseCli, MeasureOnCudaRefusedWithoutADevice) {
 // naming PATH and gnuplot), before the map or the --measure trials run (AKM_PROGRESS=1 would
 // draw the points' progress line) and before --out is created.
 TEST(PhaseCli, RefusedBeforeAnyWorkWithoutGnuplot) {
-  const fs::path home = fresh("no-gnuplot");
+  const fs::path home = fresh_phase_dir("no-gnuplot");
   const fs::path bin = home / "empty-bin";  // a PATH holding no gnuplot
   fs::create_directories(bin);
   const fs::path out = home / "map";
@@ -110,7 +110,7 @@ TEST(PhaseCli, RefusedBeforeAnyWorkWithoutGnuplot) {
 }
 
 TEST(PhaseCli, WritesCsvFiguresAndSummary) {
-  const fs::path out = fresh("good") / "map";
+  const fs::path out = fresh_phase_dir("good") / "map";
   const auto r = run(kGood + "--out " + out.string() + " --quiet");
   ASSERT_EQ(r.code, 0) << r.out;
   for (const char* f : {"phase.csv", "phase.gp", "summary.json"}) EXPECT_TRUE(fs::exists(out / f)) << f;
@@ -123,9 +123,9 @@ TEST(PhaseCli, WritesCsvFiguresAndSummary) {
 
 // The CSV's rho_ratio columns at a grid point equal `akm theory --json` there.
 TEST(PhaseCli, AgreesWithTheoryJsonAtGridPoints) {
-  const fs::path out = fresh("theory") / "map";
+  const fs::path out = fresh_phase_dir("theory") / "map";
   const auto r = run("phase --x eta:0.01:0.07:3 --y beta:0.6:0.9:2 --metric rho_ratio --direction 2 --alpha 0.3 --key raw" +
-                     kSpec + "--out " + out.string() + " --quiet");
+                     kPhaseSpec + "--out " + out.string() + " --quiet");
   ASSERT_EQ(r.code, 0) << r.out;
   std::istringstream csv(slurp(out / "phase.csv"));
   std::string line;
@@ -138,7 +138,7 @@ TEST(PhaseCli, AgreesWithTheoryJsonAtGridPoints) {
     for (std::string c; std::getline(ls, c, ',');) v.push_back(std::stod(c));
     std::ostringstream a;
     a.precision(17);
-    a << "theory --json --key raw --alpha 0.3 --eta " << v[2] << " --beta " << v[3] << kSpec;
+    a << "theory --json --key raw --alpha 0.3 --eta " << v[2] << " --beta " << v[3] << kPhaseSpec;
     const auto t = run(a.str());
     ASSERT_EQ(t.code, 0) << t.out;
     const auto d = nlohmann::json::parse(t.out)["directions"][1];
@@ -153,19 +153,19 @@ TEST(PhaseCli, AgreesWithTheoryJsonAtGridPoints) {
 // --measure: the same seed gives byte-identical CSVs with 1 and 2 threads.
 TEST(PhaseCli, MeasureIsThreadCountIndependent) {
   const std::string base = "phase --x eta:0.05:1.2:3 --y beta:0.5:0.95:3 --metric stable --key normalized --measure "
-                           "--trials 16 --steps 60 --quiet" + kSpec;
-  const fs::path a = fresh("t1") / "map", b = fresh("t2") / "map";
+                           "--trials 16 --steps 60 --quiet" + kPhaseSpec;
+  const fs::path a = fresh_phase_dir("t1") / "map", b = fresh_phase_dir("t2") / "map";
   ASSERT_EQ(run(base + "--seed 5 --threads 1 --out " + a.string()).code, 0);
   ASSERT_EQ(run(base + "--seed 5 --threads 2 --out " + b.string()).code, 0);
   const std::string ca = slurp(a / "phase.csv");
   EXPECT_NE(ca.find("measured_rate"), std::string::npos);
   EXPECT_EQ(ca, slurp(b / "phase.csv"));
-  const fs::path c = fresh("t3") / "map";
+  const fs::path c = fresh_phase_dir("t3") / "map";
   const auto r = run(base + "--threads 1 --seed 6 --out " + c.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(ca, slurp(c / "phase.csv"));  // the seed matters
   // Shared keys are the default; the per-point reference is one flag away, also thread-free.
-  const fs::path d = fresh("t4") / "map", e = fresh("t5") / "map";
+  const fs::path d = fresh_phase_dir("t4") / "map", e = fresh_phase_dir("t5") / "map";
   ASSERT_EQ(run(base + "--seed 5 --threads 1 --keys per-point --out " + d.string()).code, 0);
   ASSERT_EQ(run(base + "--seed 5 --threads 2 --keys per-point --out " + e.string()).code, 0);
   EXPECT_EQ(slurp(d / "phase.csv"), slurp(e / "phase.csv"));

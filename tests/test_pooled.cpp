@@ -21,15 +21,15 @@ using akm::PooledParam;
 using akm::PooledRecovery;
 using akm::Vec;
 
-constexpr double kBeta = 0.9, kEta = 0.05;
+constexpr double kPoolBeta = 0.9, kPoolEta = 0.05;
 constexpr int kLags = 20;
-const Vec kLambda = (Vec(4) << 4.0, 2.0, 1.0, 0.5).finished();
+const Vec kPoolLambda = (Vec(4) << 4.0, 2.0, 1.0, 0.5).finished();
 
 // E[u_iᵀP_k u_i] for k = 1..kLags (lem:transport), simulated at (eta, beta): observable
 // (k−1)·n + i.
 akm::McResult transport(double eta, double beta, std::uint64_t seed, long long trials) {
-  const int n = static_cast<int>(kLambda.size());
-  const Vec root = kLambda.cwiseSqrt();
+  const int n = static_cast<int>(kPoolLambda.size());
+  const Vec root = kPoolLambda.cwiseSqrt();
   akm::McOptions o;
   o.trials = trials;
   o.groups = 100;
@@ -47,7 +47,7 @@ akm::McResult transport(double eta, double beta, std::uint64_t seed, long long t
 
 // β̃_i^k at the paper's (η, β, λ scale s) and its log-derivatives by central differences.
 double predicted(double eta, double beta, double s, int i, int k) {
-  return std::pow(akm::theory::beta_tilde(beta, eta, s * kLambda[i]), k);
+  return std::pow(akm::theory::beta_tilde(beta, eta, s * kPoolLambda[i]), k);
 }
 
 struct Recovered {
@@ -56,7 +56,7 @@ struct Recovered {
 };
 
 void recover(const akm::McResult& res, akm::Jackknife& jk, Recovered& out) {
-  const int n = static_cast<int>(kLambda.size());
+  const int n = static_cast<int>(kPoolLambda.size());
   const Vec se = res.total.stderr_mean();
   std::vector<std::size_t> idx;
   std::vector<PooledObservable> obs;
@@ -65,11 +65,11 @@ void recover(const akm::McResult& res, akm::Jackknife& jk, Recovered& out) {
     for (int i = 0; i < n; ++i) {
       const std::size_t j = static_cast<std::size_t>((k - 1) * n + i);
       auto d = [&](double de, double db, double ds) {
-        return (predicted(kEta * std::exp(de * h), kBeta * std::exp(db * h), std::exp(ds * h), i, k) -
-                predicted(kEta * std::exp(-de * h), kBeta * std::exp(-db * h), std::exp(-ds * h), i, k)) /
+        return (predicted(kPoolEta * std::exp(de * h), kPoolBeta * std::exp(db * h), std::exp(ds * h), i, k) -
+                predicted(kPoolEta * std::exp(-de * h), kPoolBeta * std::exp(-db * h), std::exp(-ds * h), i, k)) /
                (2 * h);
       };
-      PooledObservable o{predicted(kEta, kBeta, 1.0, i, k), se[static_cast<Eigen::Index>(j)], d(1, 0, 0), d(0, 1, 0),
+      PooledObservable o{predicted(kPoolEta, kPoolBeta, 1.0, i, k), se[static_cast<Eigen::Index>(j)], d(1, 0, 0), d(0, 1, 0),
                          d(0, 0, 1), 0.0};
       out.best_single_eta = std::min(out.best_single_eta, o.se / std::abs(o.d_ln_eta));
       idx.push_back(j);
@@ -80,7 +80,7 @@ void recover(const akm::McResult& res, akm::Jackknife& jk, Recovered& out) {
 
 TEST(Pooled, RecoversAPlantedErrorInEta) {
   for (const double eps : {0.0, 0.02}) {
-    const akm::McResult res = transport(kEta * std::exp(eps), kBeta, 11, 4000);
+    const akm::McResult res = transport(kPoolEta * std::exp(eps), kPoolBeta, 11, 4000);
     akm::Jackknife jk(res.groups);
     Recovered r;
     recover(res, jk, r);
@@ -95,13 +95,13 @@ TEST(Pooled, RecoversAPlantedErrorInEta) {
     const auto l = r.pooled.estimate(PooledParam::lambda);
     ASSERT_TRUE(l.has_value());
     EXPECT_NEAR(l->mean, e->mean, 1e-6);
-    EXPECT_EQ(r.pooled.informative(PooledParam::eta), static_cast<std::size_t>(kLags * kLambda.size()));
+    EXPECT_EQ(r.pooled.informative(PooledParam::eta), static_cast<std::size_t>(kLags * kPoolLambda.size()));
   }
 }
 
 TEST(Pooled, RecoversAPlantedErrorInBeta) {
   const double eps = 0.004;
-  const akm::McResult res = transport(kEta, kBeta * std::exp(eps), 12, 4000);
+  const akm::McResult res = transport(kPoolEta, kPoolBeta * std::exp(eps), 12, 4000);
   akm::Jackknife jk(res.groups);
   Recovered r;
   recover(res, jk, r);
@@ -169,7 +169,7 @@ TEST(Pooled, RefusesBadObservables) {
 }
 
 TEST(Pooled, RecordsOneCheckPerInformedParameter) {
-  const akm::McResult res = transport(kEta, kBeta, 13, 1000);
+  const akm::McResult res = transport(kPoolEta, kPoolBeta, 13, 1000);
   akm::Jackknife jk(res.groups);
   Recovered r;
   recover(res, jk, r);
@@ -196,8 +196,8 @@ struct ControlRun {
 };
 
 ControlRun control_run(const Vec& m, std::uint64_t seed) {
-  const int n = static_cast<int>(kLambda.size());
-  const Vec root = kLambda.cwiseSqrt();
+  const int n = static_cast<int>(kPoolLambda.size());
+  const Vec root = kPoolLambda.cwiseSqrt();
   akm::McOptions o;
   o.trials = 20000;
   // Observables: P_k(i,i) at (k−1)n + i, C_k(i) after them.
@@ -205,10 +205,10 @@ ControlRun control_run(const Vec& m, std::uint64_t seed) {
     akm::Stream keys(seed, static_cast<std::uint64_t>(t));
     Mat P = Mat::Identity(n, n);
     Vec x(n), r(n);
-    akm::TransportControl control(m, kBeta, kEta);
+    akm::TransportControl control(m, kPoolBeta, kPoolEta);
     for (int k = 1; k <= kLags; ++k) {
       akm::kern::gaussian_key(keys, root, x);
-      akm::kern::transport_step(P, x, kBeta, kEta, r);
+      akm::kern::transport_step(P, x, kPoolBeta, kPoolEta, r);
       control.push(x);
       for (int i = 0; i < n; ++i) {
         out[(k - 1) * n + i] = P(i, i);
@@ -222,7 +222,7 @@ ControlRun control_run(const Vec& m, std::uint64_t seed) {
 }  // namespace
 
 TEST(TransportControl, HasMeanZeroAndReducesVariance) {
-  const ControlRun c = control_run(kLambda, 21);
+  const ControlRun c = control_run(kPoolLambda, 21);
   const Vec mean = c.res.total.mean(), var = c.res.total.variance();
   const double R = static_cast<double>(c.res.total.count());
   const int n = c.n;
@@ -241,10 +241,10 @@ TEST(TransportControl, HasMeanZeroAndReducesVariance) {
     akm::Stream keys(21, static_cast<std::uint64_t>(t));
     Mat P = Mat::Identity(n, n);
     Vec x(n), r(n);
-    akm::TransportControl control(kLambda, kBeta, kEta);
+    akm::TransportControl control(kPoolLambda, kPoolBeta, kPoolEta);
     for (int k = 1; k <= 2; ++k) {
-      akm::kern::gaussian_key(keys, kLambda.cwiseSqrt(), x);
-      akm::kern::transport_step(P, x, kBeta, kEta, r);
+      akm::kern::gaussian_key(keys, kPoolLambda.cwiseSqrt(), x);
+      akm::kern::transport_step(P, x, kPoolBeta, kPoolEta, r);
       control.push(x);
     }
     out[0] = P(0, 0);
@@ -257,7 +257,7 @@ TEST(TransportControl, HasMeanZeroAndReducesVariance) {
 }
 
 TEST(TransportControl, AWrongSecondMomentShowsAsAMean) {
-  const ControlRun c = control_run(1.05 * kLambda, 22);
+  const ControlRun c = control_run(1.05 * kPoolLambda, 22);
   const Vec mean = c.res.total.mean(), se = c.res.total.stderr_mean();
   // C_k(0) then has mean −η β̃^{k−1} k (λ − 1.05λ) ≠ 0: seen at lag 10 far beyond 5 se.
   const Eigen::Index o = (kLags + 10 - 1) * c.n + 0;

@@ -15,7 +15,7 @@ using namespace akm;
 namespace {
 
 constexpr double kTransportBeta = 0.9, kTransportEta = 0.5;
-constexpr int kLag = 5;
+constexpr int kPowerLag = 5;
 
 struct Transport {
   Spectrum s = parse_spectrum("spiked:n=16,spikes=30/10/3,floor=0.5");
@@ -30,7 +30,7 @@ struct Transport {
       Stream st(99, trial);
       Mat P = Mat::Identity(n, n);
       Vec x(n), k(n), tmp(n);
-      for (int t = 0; t < kLag; ++t) {
+      for (int t = 0; t < kPowerLag; ++t) {
         kern::gaussian_key(st, sl, x);
         kern::key_for(Key::normalized, x, k);
         kern::transport_step(P, k, kTransportBeta, kTransportEta, tmp);
@@ -59,22 +59,22 @@ const Transport& sim() {
 
 TEST(Power, TransportPassesWithBetaTilde) {
   const auto& t = sim();
-  EXPECT_TRUE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kTransportBeta, kTransportEta, t.mom.lambda_hat[i]), kLag); }));
+  EXPECT_TRUE(t.verdict([&](int i) { return std::pow(akm::theory::beta_tilde(kTransportBeta, kTransportEta, t.mom.lambda_hat[i]), kPowerLag); }));
 }
 
 TEST(Power, TransportFailsWithBetaInPlaceOfBetaTilde) {
   const auto& t = sim();
-  EXPECT_FALSE(t.verdict([&](int) { return std::pow(kTransportBeta, kLag); }));
+  EXPECT_FALSE(t.verdict([&](int) { return std::pow(kTransportBeta, kPowerLag); }));
 }
 
 TEST(Power, TransportFailsWithRawEigenvaluesForTheNormalizedKey) {
   const auto& t = sim();
   // λ_i / tr Σ has the same trace as λ̂ but not the same per-direction values.
   const double tr = t.s.lambda.sum();
-  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kTransportBeta, kTransportEta, t.s.lambda[i] / tr), kLag); }));
+  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(akm::theory::beta_tilde(kTransportBeta, kTransportEta, t.s.lambda[i] / tr), kPowerLag); }));
 }
 
 TEST(Power, TransportFailsWithAnOffByOneLag) {
   const auto& t = sim();
-  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(theory::beta_tilde(kTransportBeta, kTransportEta, t.mom.lambda_hat[i]), kLag + 1); }));
+  EXPECT_FALSE(t.verdict([&](int i) { return std::pow(akm::theory::beta_tilde(kTransportBeta, kTransportEta, t.mom.lambda_hat[i]), kPowerLag + 1); }));
 }

@@ -16,12 +16,12 @@ using akm::Mat2;
 using akm::Vec;
 namespace th = akm::theory;
 
-constexpr std::int64_t kSteps = std::int64_t{1} << 40;
+constexpr std::int64_t kGridPoints = std::int64_t{1} << 40;
 
 /// A double uniform on [lo, hi] on a grid of 2^40 points; shrinks toward lo.
-double uniform(double lo, double hi) {
-  const auto k = *rc::gen::inRange<std::int64_t>(0, kSteps + 1);
-  return lo + (hi - lo) * (static_cast<double>(k) / static_cast<double>(kSteps));
+double uniform_on_grid(double lo, double hi) {
+  const auto k = *rc::gen::inRange<std::int64_t>(0, kGridPoints + 1);
+  return lo + (hi - lo) * (static_cast<double>(k) / static_cast<double>(kGridPoints));
 }
 
 /// A random valid AK direction: β ∈ [0,1), η ∈ (0,2], λ̂ ∈ [0,1], c ∈ (0,10], and the
@@ -33,19 +33,19 @@ struct Draw {
 
 Draw draw() {
   Draw d{};
-  d.beta = uniform(0.0, 0.999999);
-  d.eta = uniform(1e-6, 2.0);
-  d.lam_hat = uniform(0.0, 1.0);
-  d.c = uniform(1e-4, 10.0);
-  d.alpha = uniform(1e-6, 6.0) / d.c;
+  d.beta = uniform_on_grid(0.0, 0.999999);
+  d.eta = uniform_on_grid(1e-6, 2.0);
+  d.lam_hat = uniform_on_grid(0.0, 1.0);
+  d.c = uniform_on_grid(1e-4, 10.0);
+  d.alpha = uniform_on_grid(1e-6, 6.0) / d.c;
   return d;
 }
 
 /// Draw conditioned on a positive determinant β̃ > 0 (η < β/λ̂ by construction, no discards).
 Draw draw_positive_det() {
   Draw d = draw();
-  d.beta = uniform(1e-3, 0.999999);
-  d.eta = uniform(1e-6, 0.999) * d.beta / std::max(d.lam_hat, 1e-12);
+  d.beta = uniform_on_grid(1e-3, 0.999999);
+  d.eta = uniform_on_grid(1e-6, 0.999) * d.beta / std::max(d.lam_hat, 1e-12);
   d.eta = std::min(d.eta, 1e6);
   return d;
 }
@@ -86,7 +86,7 @@ double min_rho_over_alpha(double c, double bt, double hi) {
 // [thm:detred, lem:loss-free-det] det A^Δ = β̃ and det A^EMA = β for every c and α.
 RC_GTEST_PROP(Properties, DeterminantsIndependentOfCouplingAndStep, ()) {
   const Draw d = draw();
-  const double lam = uniform(1e-6, 10.0);
+  const double lam = uniform_on_grid(1e-6, 10.0);
   const double ac = d.alpha * d.c;
   RC_ASSERT(std::abs(th::iter_matrix_ak(d.alpha, d.c, d.bt()).determinant() - d.bt()) <=
             1e-12 * (1.0 + ac));
@@ -136,12 +136,12 @@ RC_GTEST_PROP(Properties, MinOverAlphaOfRhoIsSqrtDet, ()) {
 // [thm:strengthened-rate] Underdamped AK: ρ^Δ = √β̃ < √β ≤ ρ^EMA at the same α.
 RC_GTEST_PROP(Properties, UnderdampedAkBeatsEma, ()) {
   Draw d = draw_positive_det();
-  d.lam_hat = uniform(1e-3, 1.0);
-  d.eta = uniform(1e-3, 0.999) * d.beta / d.lam_hat;  // keeps β̃ > 0 with ηλ̂ > 0
+  d.lam_hat = uniform_on_grid(1e-3, 1.0);
+  d.eta = uniform_on_grid(1e-3, 0.999) * d.beta / d.lam_hat;  // keeps β̃ > 0 with ηλ̂ > 0
   const auto band = th::underdamped_band(d.bt());
   RC_ASSERT(band.has_value());
-  const double s = band->first + uniform(0.01, 0.99) * (band->second - band->first);
-  const double alpha = s / d.c, lam = uniform(1e-6, 10.0);
+  const double s = band->first + uniform_on_grid(0.01, 0.99) * (band->second - band->first);
+  const double alpha = s / d.c, lam = uniform_on_grid(1e-6, 10.0);
   const double rho_ak = th::spectral_radius(th::iter_matrix_ak(alpha, d.c, d.bt()));
   const double rho_ema = th::spectral_radius(th::iter_matrix_ema(alpha, d.beta, lam));
   RC_ASSERT(std::abs(rho_ak - std::sqrt(d.bt())) <= 1e-9 * std::sqrt(d.bt()) + 1e-15);
@@ -154,10 +154,10 @@ RC_GTEST_PROP(Properties, UnderdampedAkBeatsEma, ()) {
 // Σλ̂_iβ̃_i = β − η‖λ̂‖² ≤ β − η/n, with the gap η Σ(λ̂_i − 1/n)² (zero iff isotropic).
 RC_GTEST_PROP(Properties, UniformBoundsAndWeightedMean, ()) {
   const int n = *rc::gen::inRange(1, 65);
-  const double beta = uniform(0.0, 0.999999), eta = uniform(1e-6, 2.0);
+  const double beta = uniform_on_grid(0.0, 0.999999), eta = uniform_on_grid(1e-6, 2.0);
   const bool isotropic = *rc::gen::inRange(0, 4) == 0;
   Vec lh(n);
-  for (int i = 0; i < n; ++i) lh(i) = isotropic ? 1.0 : uniform(1e-6, 1.0);
+  for (int i = 0; i < n; ++i) lh(i) = isotropic ? 1.0 : uniform_on_grid(1e-6, 1.0);
   lh /= lh.sum();
   double weighted = 0.0;
   for (int i = 0; i < n; ++i) {

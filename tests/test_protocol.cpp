@@ -14,7 +14,7 @@
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kDivergedScore = std::numeric_limits<double>::infinity();
 
 TEST(Protocol, EveryOptimizerGetsTheSameBudget) {
   // The issue R2 had: 48 AK configurations against 12 for SGD-momentum. Under the protocol
@@ -64,21 +64,21 @@ TEST(Protocol, TuningAndEvaluationSeedsAreDisjoint) {
 }
 
 TEST(Protocol, DivergenceCountsAsTheWorstOutcome) {
-  auto s = akm::score_trial({1.0, kInf, 2.0});
+  auto s = akm::score_trial({1.0, kDivergedScore, 2.0});
   EXPECT_DOUBLE_EQ(s.median, 2.0);
   EXPECT_EQ(s.diverged, 1);
-  s = akm::score_trial({1.0, kInf, std::nan(""), 0.5});
-  EXPECT_EQ(s.median, kInf);  // diverged on half: the median is a divergence
+  s = akm::score_trial({1.0, kDivergedScore, std::nan(""), 0.5});
+  EXPECT_EQ(s.median, kDivergedScore);  // diverged on half: the median is a divergence
   EXPECT_EQ(s.diverged, 2);
   // Best mean when it survives, diverged on 3 of 5 seeds: loses to a stable, worse one.
-  const auto fragile = akm::score_trial({0.01, 0.01, kInf, kInf, kInf});
+  const auto fragile = akm::score_trial({0.01, 0.01, kDivergedScore, kDivergedScore, kDivergedScore});
   const auto stable = akm::score_trial({0.5, 0.6, 0.55, 0.52, 0.58});
   EXPECT_TRUE(akm::better(stable, fragile));
   EXPECT_FALSE(akm::better(fragile, stable));
   // Equal medians: fewer divergences wins.
-  EXPECT_TRUE(akm::better(akm::score_trial({1, 1, 1}), akm::score_trial({1, 1, kInf})));
+  EXPECT_TRUE(akm::better(akm::score_trial({1, 1, 1}), akm::score_trial({1, 1, kDivergedScore})));
   EXPECT_THROW(akm::score_trial({}), akm::InputError);
-  EXPECT_THROW(akm::score_trial({-kInf}), akm::InputError);
+  EXPECT_THROW(akm::score_trial({-kDivergedScore}), akm::InputError);
 }
 
 TEST(Protocol, TuneRunsEachCandidateOnEachTuningSeedOnceAndPicksTheBest) {
@@ -95,7 +95,7 @@ TEST(Protocol, TuneRunsEachCandidateOnEachTuningSeedOnceAndPicksTheBest) {
       ++calls[{c, seed}];
     }
     const auto pos = std::find(plan.tuning.begin(), plan.tuning.end(), seed) - plan.tuning.begin();
-    if (c == 4 && pos < fragile) return kInf;
+    if (c == 4 && pos < fragile) return kDivergedScore;
     return (double(c) - 4) * (double(c) - 4) + 0.01 * double(seed % 7);
   };
   const auto t1 = akm::tune(6, spec, plan, 3, "toy", 1, run);
@@ -106,7 +106,7 @@ TEST(Protocol, TuneRunsEachCandidateOnEachTuningSeedOnceAndPicksTheBest) {
     EXPECT_NE(std::find(plan.tuning.begin(), plan.tuning.end(), key.second), plan.tuning.end());
   }
   EXPECT_EQ(t1.scores[4].diverged, 3);
-  EXPECT_EQ(t1.scores[4].median, kInf);
+  EXPECT_EQ(t1.scores[4].median, kDivergedScore);
   EXPECT_TRUE(t1.chosen == 3 || t1.chosen == 5);  // the best-on-average candidate diverged on most seeds
   for (std::size_t c = 0; c < t1.scores.size(); ++c) EXPECT_FALSE(akm::better(t1.scores[c], t1.scores[t1.best]));
   // Diverging on 2 of 5 seeds, its median is still the best: it is chosen, with its count.

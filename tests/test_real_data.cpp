@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string write_tmp(const std::string& name, const std::string& text) {
+std::string write_data_file(const std::string& name, const std::string& text) {
   const fs::path dir = fs::path(AKM_TEST_TMP) / "real_data";
   fs::create_directories(dir);
   const fs::path p = dir / name;
@@ -26,7 +26,7 @@ std::string write_tmp(const std::string& name, const std::string& text) {
   return p.string();
 }
 
-std::string error_of(const std::string& spec) {
+std::string data_keys_error(const std::string& spec) {
   try {
     akm::DataKeys d(akm::parse_data_keys(spec));
     return "";
@@ -36,12 +36,12 @@ std::string error_of(const std::string& spec) {
 }
 
 TEST(RealData, ParsesCsvWithHeaderCommentsAndWhitespace) {
-  const std::string p = write_tmp("ok.csv", "a,b,c\n1, 2 ,3\n# comment\n\n4,5,7\n2,2,2\n");
+  const std::string p = write_data_file("ok.csv", "a,b,c\n1, 2 ,3\n# comment\n\n4,5,7\n2,2,2\n");
   const akm::Mat X = akm::read_numeric_table(p, true, false, false, "ok");
   ASSERT_EQ(X.rows(), 3);
   ASSERT_EQ(X.cols(), 3);
   EXPECT_EQ(X(1, 2), 7.0);
-  const std::string q = write_tmp("ws.txt", "1 2\t3\n4 5 6\n");
+  const std::string q = write_data_file("ws.txt", "1 2\t3\n4 5 6\n");
   const akm::Mat Y = akm::read_numeric_table(q, false, true, false, "ws");  // label dropped
   ASSERT_EQ(Y.cols(), 2);
   EXPECT_EQ(Y(1, 1), 5.0);
@@ -52,16 +52,16 @@ TEST(RealData, ParsesCsvWithHeaderCommentsAndWhitespace) {
 }
 
 TEST(RealData, BadInputsAreRefusedWithFileAndLine) {
-  const std::string bad = write_tmp("bad.csv", "1,2\n3,x\n");
-  EXPECT_NE(error_of("data:" + bad).find("bad.csv:2"), std::string::npos) << error_of("data:" + bad);
-  const std::string ragged = write_tmp("ragged.csv", "1,2\n3,4\n5\n");
-  EXPECT_NE(error_of("data:" + ragged).find("ragged.csv:3"), std::string::npos);
-  const std::string empty = write_tmp("empty.csv", "h1,h2\n");
-  EXPECT_NE(error_of("data:" + empty + ",header").find("no"), std::string::npos);
-  const std::string constant = write_tmp("const.csv", "1,5\n2,5\n4,5\n");
-  EXPECT_NE(error_of("data:" + constant + ",standardize").find("column 2 is constant"), std::string::npos);
-  EXPECT_EQ(error_of("data:" + constant), "");  // centring only: the constant column is dropped
-  EXPECT_NE(error_of("data:/nonexistent/x.csv").find("/nonexistent/x.csv"), std::string::npos);
+  const std::string bad = write_data_file("bad.csv", "1,2\n3,x\n");
+  EXPECT_NE(data_keys_error("data:" + bad).find("bad.csv:2"), std::string::npos) << data_keys_error("data:" + bad);
+  const std::string ragged = write_data_file("ragged.csv", "1,2\n3,4\n5\n");
+  EXPECT_NE(data_keys_error("data:" + ragged).find("ragged.csv:3"), std::string::npos);
+  const std::string empty = write_data_file("empty.csv", "h1,h2\n");
+  EXPECT_NE(data_keys_error("data:" + empty + ",header").find("no"), std::string::npos);
+  const std::string constant = write_data_file("const.csv", "1,5\n2,5\n4,5\n");
+  EXPECT_NE(data_keys_error("data:" + constant + ",standardize").find("column 2 is constant"), std::string::npos);
+  EXPECT_EQ(data_keys_error("data:" + constant), "");  // centring only: the constant column is dropped
+  EXPECT_NE(data_keys_error("data:/nonexistent/x.csv").find("/nonexistent/x.csv"), std::string::npos);
   EXPECT_THROW(akm::parse_data_keys("data:"), akm::InputError);
   EXPECT_THROW(akm::parse_data_keys("data:wine,bogus"), akm::InputError);
   EXPECT_THROW(akm::parse_data_keys("gaussian"), akm::InputError);
@@ -69,7 +69,7 @@ TEST(RealData, BadInputsAreRefusedWithFileAndLine) {
 
 TEST(RealData, MissingBuiltinNamesDataSetPathAndPackage) {
   setenv("AKM_SKLEARN_DATA", "/nonexistent-sklearn", 1);
-  const std::string e = error_of("data:wine");
+  const std::string e = data_keys_error("data:wine");
   unsetenv("AKM_SKLEARN_DATA");
   EXPECT_NE(e.find("wine"), std::string::npos) << e;
   EXPECT_NE(e.find("/nonexistent-sklearn/wine_data.csv"), std::string::npos) << e;
@@ -112,7 +112,7 @@ TEST(RealData, BuiltinsLoadWhenInstalled) {
 // spectrum: the same eigenvalues the key law draws in, and the spec's own refusals named
 // "spectrum" (the flag the user typed), not "keys".
 TEST(RealData, DataSpecIsASpectrum) {
-  const std::string csv = write_tmp("spectrum.csv", "1,2\n2,1\n4,5\n3,3\n");
+  const std::string csv = write_data_file("spectrum.csv", "1,2\n2,1\n4,5\n3,3\n");
   const akm::Spectrum s = akm::parse_spectrum("data:" + csv + ",standardize");
   const akm::DataKeys d(akm::parse_data_keys("data:" + csv + ",standardize"));
   EXPECT_EQ(s.kind, "data");

@@ -45,7 +45,7 @@ nlohmann::json fake_summary(const std::string& id, bool pass) {
           {"checks", checks},   {"pass", pass}};
 }
 
-void fake_experiment(const fs::path& root, const std::string& id, bool pass) {
+void fake_indexed_experiment(const fs::path& root, const std::string& id, bool pass) {
   fs::create_directories(root / id);
   spit(root / id / "summary.json", fake_summary(id, pass).dump(2));
 }
@@ -53,11 +53,11 @@ void fake_experiment(const fs::path& root, const std::string& id, bool pass) {
 }  // namespace
 
 TEST_F(ReportTest, WriteReportCollectsExperimentsInNaturalOrder) {
-  fake_experiment(root_, "T10", true);
-  fake_experiment(root_, "T2", false);
-  fake_experiment(root_, "E1", true);
+  fake_indexed_experiment(root_, "T10", true);
+  fake_indexed_experiment(root_, "T2", false);
+  fake_indexed_experiment(root_, "E1", true);
   spit(root_ / "T2" / "decay.png", "not really a png");
-  fake_experiment(root_, ".T3.staging-1", true);  // hidden: an interrupted run
+  fake_indexed_experiment(root_, ".T3.staging-1", true);  // hidden: an interrupted run
   fs::create_directories(root_ / "T4");
   spit(root_ / "T4" / "summary.json", "{ broken");
 
@@ -130,7 +130,7 @@ TEST_F(ReportTest, ClaimPagesRenderStatementsWithKatexOrSayTheyCannot) {
 }
 
 TEST_F(ReportTest, WriteReportAllPass) {
-  fake_experiment(root_, "T1", true);
+  fake_indexed_experiment(root_, "T1", true);
   akm::write_report(root_);
   const auto summary = nlohmann::json::parse(slurp(root_ / "summary.json"));
   EXPECT_TRUE(summary["pass"].get<bool>());

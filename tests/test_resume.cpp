@@ -17,14 +17,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct Result {
+struct ResumeRun {
   int code = -1;
   std::string out;
 };
 
-Result akm(const std::string& args) {
+ResumeRun run_akm(const std::string& args) {
   FILE* p = popen((std::string(AKM_CLI_PATH) + " " + args + " 2>&1").c_str(), "r");
-  Result r;
+  ResumeRun r;
   std::array<char, 4096> buf{};
   while (std::fgets(buf.data(), buf.size(), p)) r.out += buf.data();
   const int status = pclose(p);
@@ -48,7 +48,7 @@ TEST(Resume, KeepsMatchingResultsAndRerunsTheRest) {
   const fs::path root = fs::path(AKM_TEST_TMP) / "resume";
   fs::remove_all(root);
   const std::string base = "run T12 T3 --quick --quiet --seed 5 --out " + root.string();
-  ASSERT_EQ(akm(base).code, 0);
+  ASSERT_EQ(run_akm(base).code, 0);
   const auto t12 = root / "T12" / "summary.json", t3 = root / "T3" / "summary.json";
   const auto hash = read_json(t12)["hash"];
   ASSERT_TRUE(hash.is_string());
@@ -59,7 +59,7 @@ TEST(Resume, KeepsMatchingResultsAndRerunsTheRest) {
   j3["hash"] = "0000000000000000";
   std::ofstream(t3) << j3.dump(2);
   const ino_t t12_inode = inode(t12);
-  auto r = akm(base + " --resume");
+  auto r = run_akm(base + " --resume");
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("T12  PASS  kept"), std::string::npos) << r.out;
   EXPECT_EQ(r.out.find("T3   PASS  kept"), std::string::npos) << r.out;
@@ -67,7 +67,7 @@ TEST(Resume, KeepsMatchingResultsAndRerunsTheRest) {
   EXPECT_NE(read_json(t3)["hash"].get<std::string>(), "0000000000000000");
 
   // Everything matches now: nothing is rerun.
-  r = akm(base + " --resume");
+  r = run_akm(base + " --resume");
   EXPECT_NE(r.out.find("T12  PASS  kept"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("T3   PASS  kept"), std::string::npos) << r.out;
 
@@ -76,11 +76,11 @@ TEST(Resume, KeepsMatchingResultsAndRerunsTheRest) {
     const std::string args = "run T12 --quick --quiet --out " + root.string() +
                              (change == " --seed 6" ? change : " --seed 5" + change);
     const ino_t before = inode(t12);
-    r = akm(args + " --resume");
+    r = run_akm(args + " --resume");
     EXPECT_EQ(r.out.find("kept"), std::string::npos) << change << "\n" << r.out;
     EXPECT_NE(inode(t12), before) << change;
   }
-  r = akm("run T12 --quiet --seed 5 --out " + root.string() + " --resume");  // not --quick
+  r = run_akm("run T12 --quiet --seed 5 --out " + root.string() + " --resume");  // not --quick
   EXPECT_EQ(r.out.find("kept"), std::string::npos) << r.out;
   fs::remove_all(root);
 }

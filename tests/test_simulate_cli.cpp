@@ -19,7 +19,7 @@ using akm_test::slurp;
 namespace {
 // Each test gets a folder of its own (ctest runs them in parallel), with the output folder
 // inside it, so a test that looks for staging leftovers sees only its own.
-fs::path fresh(const std::string& name) {
+fs::path fresh_simulate_dir(const std::string& name) {
   const fs::path home = fs::path(AKM_TEST_TMP) / "simulate_cli" / name;
   fs::remove_all(home);
   fs::create_directories(home);
@@ -29,7 +29,7 @@ const std::string kArgs = "simulate --spectrum power:n=8,exp=1 --trials 400 --st
 }  // namespace
 
 TEST(SimulateCli, RefusesBadInputBeforeAnyWork) {
-  const fs::path out = fresh("bad");
+  const fs::path out = fresh_simulate_dir("bad");
   auto r = run_cli(kArgs + "--eta 2 --out " + out.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("eta = 2 is invalid"), std::string::npos) << r.out;
@@ -42,7 +42,7 @@ TEST(SimulateCli, RefusesBadInputBeforeAnyWork) {
 }
 
 TEST(SimulateCli, WritesRatesAndSummary) {
-  const fs::path out = fresh("run");
+  const fs::path out = fresh_simulate_dir("run");
   const auto r = run_cli(kArgs + "--threads 2 --out " + out.string());
   ASSERT_EQ(r.code, 0) << r.out;
   EXPECT_NE(r.out.find("PASS"), std::string::npos) << r.out;
@@ -70,7 +70,7 @@ TEST(SimulateCli, WritesRatesAndSummary) {
 }
 
 TEST(SimulateCli, FilesDoNotDependOnThreadCount) {
-  const fs::path a = fresh("t1"), b = fresh("t2");
+  const fs::path a = fresh_simulate_dir("t1"), b = fresh_simulate_dir("t2");
   ASSERT_EQ(run_cli(kArgs + "--quiet --threads 1 --out " + a.string()).code, 0);
   ASSERT_EQ(run_cli(kArgs + "--quiet --threads 2 --out " + b.string()).code, 0);
   EXPECT_EQ(slurp(a / "rates.csv"), slurp(b / "rates.csv"));
@@ -81,7 +81,7 @@ TEST(SimulateCli, CudaBackendRefusedWithoutADevice) {
   std::string why;
   if (akm::cuda::built() && !akm::cuda::device_name(&why).empty())
     GTEST_SKIP() << "a CUDA device is present";
-  const fs::path out = fresh("cuda");
+  const fs::path out = fresh_simulate_dir("cuda");
   const auto r = run_cli(kArgs + "--backend cuda --precision float --out " + out.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--backend = cuda is invalid"), std::string::npos) << r.out;
@@ -95,7 +95,7 @@ TEST(SimulateCli, CudaBackendRefusedWithoutADevice) {
 // naming PATH and gnuplot), before any trial runs (AKM_PROGRESS=1 would print the trial
 // groups as they finish) and before --out is created.
 TEST(SimulateCli, RefusedBeforeAnyWorkWithoutGnuplot) {
-  const fs::path out = fresh("no_gnuplot");
+  const fs::path out = fresh_simulate_dir("no_gnuplot");
   const fs::path bin = out.parent_path() / "empty-bin";  // a PATH holding no gnuplot
   fs::create_directories(bin);
   const auto r = akm_test::run_cli_env("PATH=" + bin.string() + " AKM_PROGRESS=1",
@@ -114,7 +114,7 @@ TEST(SimulateCli, RefusedBeforeAnyWorkWithoutGnuplot) {
 // first experiment (they used to run everything, then fail with an internal error).
 TEST(RunCli, RunAndReproduceRefusedBeforeAnyWorkWithoutGnuplot) {
   for (const std::string cmd : {"run T1", "reproduce"}) {
-    const fs::path out = fresh("no_gnuplot_" + cmd.substr(0, 3));
+    const fs::path out = fresh_simulate_dir("no_gnuplot_" + cmd.substr(0, 3));
     const fs::path bin = out.parent_path() / "empty-bin";
     fs::create_directories(bin);
     const auto r = akm_test::run_cli_env("PATH=" + bin.string() + " AKM_PROGRESS=1",
@@ -132,7 +132,7 @@ TEST(RunCli, RunAndReproduceRefusedBeforeAnyWorkWithoutGnuplot) {
 // is refused before any work where this build or machine has no device (tests/bad_input.tsv
 // has the message rows).
 TEST(RunBackend, RecordedAndCudaRefusedWithoutDevice) {
-  const fs::path out = fresh("run_backend");
+  const fs::path out = fresh_simulate_dir("run_backend");
   auto r = run_cli("run T1 --quick --backend cpu --threads 2 --quiet --out " + out.string());
   EXPECT_EQ(r.code, 0) << r.out;
   EXPECT_TRUE(fs::exists(out / "T1" / "summary.json"));
@@ -150,7 +150,7 @@ TEST(RunBackend, RecordedAndCudaRefusedWithoutDevice) {
   j = nlohmann::json::parse(slurp(out / "T1" / "summary.json"));
   EXPECT_EQ(j["backend"]["ran_on"], "reference");
   if (akm::cuda::built() && !akm::cuda::device_name().empty()) return;  // cuda would run here
-  const fs::path none = fresh("run_backend_cuda");
+  const fs::path none = fresh_simulate_dir("run_backend_cuda");
   r = run_cli("run T1 --quick --backend cuda --out " + none.string());
   EXPECT_EQ(r.code, 2) << r.out;
   EXPECT_NE(r.out.find("--backend = cuda"), std::string::npos) << r.out;

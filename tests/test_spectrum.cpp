@@ -113,14 +113,14 @@ TEST(Spectrum, Covariance) {
     EXPECT_LT((c * r.basis.col(i) - r.lambda[i] * r.basis.col(i)).norm(), 1e-12);
 }
 
-struct Bad {
+struct SpectrumBad {
   const char* spec;
   const char* param;
   const char* value;
 };
 
 TEST(Spectrum, BadSpecsNameParameterAndValue) {
-  const std::vector<Bad> bad{
+  const std::vector<SpectrumBad> bad{
       {"", "spectrum", "\"\""},
       {"gauss:n=4", "spectrum kind", "gauss"},
       {"iso:n=4,m=3", "spectrum.m", "3"},

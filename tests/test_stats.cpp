@@ -131,7 +131,7 @@ TEST(JackknifeCore, EveryEntryPointGivesTheSameBits) {
 TEST(FittedMap, RecoversTheMapAndEachFunctionIsItsOwnJackknife) {
   // Trajectories s_{t+1} = A s_t + noise in the second component: the pooled fit recovers A
   // within a few standard errors, and fit_map's entries equal the scalar jackknifes.
-  const Mat2 A = theory::iter_matrix_ak(0.3, 0.5, 0.6);
+  const Mat2 A = akm::theory::iter_matrix_ak(0.3, 0.5, 0.6);
   McOptions o;
   o.trials = 2000;
   o.groups = 100;
@@ -158,8 +158,8 @@ TEST(FittedMap, RecoversTheMapAndEachFunctionIsItsOwnJackknife) {
   EXPECT_GT(f.contraction.se, 0.0);
   auto same = [](const MeanEstimate& a, const MeanEstimate& b) { EXPECT_EQ(a.mean, b.mean); EXPECT_EQ(a.se, b.se); };
   const std::vector<std::size_t> sel(idx.begin(), idx.end());
-  same(f.rate, jack(sel, [](const Vec& q) { return theory::spectral_radius(fitted_map(q.data())); }));
-  same(f.disc, jack(sel, [](const Vec& q) { return theory::discriminant(fitted_map(q.data())); }));
+  same(f.rate, jack(sel, [](const Vec& q) { return akm::theory::spectral_radius(fitted_map(q.data())); }));
+  same(f.disc, jack(sel, [](const Vec& q) { return akm::theory::discriminant(fitted_map(q.data())); }));
   same(f.contraction, jack(sel, [](const Vec& q) { return fitted_map(q.data())(1, 1); }));
   // The fit of exact moments is the map itself.
   double q[kMapMoments] = {};
@@ -170,7 +170,7 @@ TEST(FittedMap, RecoversTheMapAndEachFunctionIsItsOwnJackknife) {
 
 TEST(MeanSquareRule, ScaleIsTwiceTheTopEigenvaluePlusTheTrace) {
   const Vec lam = (Vec(3) << 4.0, 1.0, 0.5).finished();
-  EXPECT_EQ(theory::ms_rule_scale(lam), 13.5);
-  EXPECT_EQ(theory::ms_rule_load(0.1, lam), 0.1 * 13.5);
-  EXPECT_LT(theory::ms_rule_load(0.1, lam), theory::kMsRuleLimit);
+  EXPECT_EQ(akm::theory::ms_rule_scale(lam), 13.5);
+  EXPECT_EQ(akm::theory::ms_rule_load(0.1, lam), 0.1 * 13.5);
+  EXPECT_LT(akm::theory::ms_rule_load(0.1, lam), akm::theory::kMsRuleLimit);
 }

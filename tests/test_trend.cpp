@@ -15,7 +15,7 @@
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kDivergedRun = std::numeric_limits<double>::infinity();
 const std::vector<double> kBasin{0.1, 0.3, 0.5, 0.7, 0.99};
 
 // The textbook slope (nΣxy − ΣxΣy)/(nΣx² − (Σx)²), times the span.
@@ -52,7 +52,7 @@ TEST(Trend, DivergenceIsTheLimitOfAGrowingLoss) {
   const std::vector<double> base{0.05, 0.04, 0.04, 0.05, 0.06};
   for (std::size_t at = 0; at < kBasin.size(); ++at) {
     std::vector<double> div = base, big = base;
-    div[at] = kInf;
+    div[at] = kDivergedRun;
     big[at] = 1e12;
     const double limit = akm::least_squares_rise(kBasin, div), finite = akm::least_squares_rise(kBasin, big);
     EXPECT_TRUE(std::isinf(limit)) << at;
@@ -61,11 +61,11 @@ TEST(Trend, DivergenceIsTheLimitOfAGrowingLoss) {
     EXPECT_EQ(akm::least_squares_rise(kBasin, div), limit) << at;
   }
   // Diverged at both ends of a symmetric grid, or everywhere: the levers cancel, a tie.
-  EXPECT_EQ(akm::least_squares_rise({0, 1, 2}, {kInf, 0.3, kInf}), 0.0);
-  EXPECT_EQ(akm::least_squares_rise({0, 1, 2}, {1.0, kInf, 2.0}), 0.0);
-  EXPECT_EQ(akm::least_squares_rise(kBasin, std::vector<double>(5, kInf)), 0.0);
-  EXPECT_EQ(akm::least_squares_rise(kBasin, {1, 1, 1, 1, kInf}), kInf);
-  EXPECT_EQ(akm::least_squares_rise(kBasin, {kInf, 1, 1, 1, 1}), -kInf);
+  EXPECT_EQ(akm::least_squares_rise({0, 1, 2}, {kDivergedRun, 0.3, kDivergedRun}), 0.0);
+  EXPECT_EQ(akm::least_squares_rise({0, 1, 2}, {1.0, kDivergedRun, 2.0}), 0.0);
+  EXPECT_EQ(akm::least_squares_rise(kBasin, std::vector<double>(5, kDivergedRun)), 0.0);
+  EXPECT_EQ(akm::least_squares_rise(kBasin, {1, 1, 1, 1, kDivergedRun}), kDivergedRun);
+  EXPECT_EQ(akm::least_squares_rise(kBasin, {kDivergedRun, 1, 1, 1, 1}), -kDivergedRun);
 }
 
 TEST(Trend, ExceedProbabilityIsTheNormalTail) {
@@ -79,7 +79,7 @@ TEST(Trend, ExceedProbabilityIsTheNormalTail) {
   EXPECT_EQ(akm::exceed_probability(2.0, 0.0, 1.0), 1.0);
   EXPECT_EQ(akm::exceed_probability(1.0, 0.0, 1.0), 0.5);
   EXPECT_EQ(akm::exceed_probability(0.0, 0.0, 1.0), 0.0);
-  EXPECT_EQ(akm::exceed_probability(0.0, kInf, 1.0), 0.5);
+  EXPECT_EQ(akm::exceed_probability(0.0, kDivergedRun, 1.0), 0.5);
 }
 
 // The design promise of the trend sign check: with rises N(A, σ²) on n seeds, the check
@@ -123,9 +123,9 @@ TEST(Trend, BadInputIsRefused) {
   EXPECT_THROW(akm::least_squares_rise({0.1}, {1.0}), akm::InputError);
   EXPECT_THROW(akm::least_squares_rise({0.1, 0.2}, {1.0}), akm::InputError);
   EXPECT_THROW(akm::least_squares_rise({0.3, 0.3}, {1.0, 2.0}), akm::InputError);
-  EXPECT_THROW(akm::least_squares_rise({0.1, kInf}, {1.0, 2.0}), akm::InputError);
-  EXPECT_THROW(akm::least_squares_rise({0.1, 0.2}, {-kInf, 2.0}), akm::InputError);
-  EXPECT_THROW(akm::exceed_probability(kInf, 1.0, 1.0), akm::InputError);
+  EXPECT_THROW(akm::least_squares_rise({0.1, kDivergedRun}, {1.0, 2.0}), akm::InputError);
+  EXPECT_THROW(akm::least_squares_rise({0.1, 0.2}, {-kDivergedRun, 2.0}), akm::InputError);
+  EXPECT_THROW(akm::exceed_probability(kDivergedRun, 1.0, 1.0), akm::InputError);
   EXPECT_THROW(akm::exceed_probability(0.0, -1.0, 1.0), akm::InputError);
   EXPECT_THROW(akm::exceed_probability(0.0, 1.0, std::nan("")), akm::InputError);
 }

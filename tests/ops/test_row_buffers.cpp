@@ -25,7 +25,7 @@ namespace {
 // A spiked law; six rows (each rule twice) on two noise slots, random value rows, starts and
 // centres; a drifting value scale a_t = t − 20.5; records, a window of the last 16 steps, a
 // probe at three steps and one over the window.
-ops::RowBuffers op(int n) {
+ops::RowBuffers row_buffers_op(int n) {
   ops::RowBuffers o;
   o.sqrt_lambda = Vec(n);
   for (int i = 0; i < n; ++i) o.sqrt_lambda[i] = std::sqrt(i < 3 ? 10.0 / (i + 1) : 0.5);
@@ -64,7 +64,7 @@ std::vector<double> rows(const ops::RowBuffers& o, Backend b, long long first, l
 // (the probes are checked apart, below).
 TEST(RowBuffers, CpuMatchesReference) {
   for (int n : {7, 32}) {
-    const auto o = op(n);
+    const auto o = row_buffers_op(n);
     const long long first = 3, count = 5;
     const auto ref = rows(o, Backend::reference, first, count, 1);
     const auto cpu = rows(o, Backend::cpu, first, count, 2);
@@ -82,7 +82,7 @@ TEST(RowBuffers, CpuMatchesReference) {
 // β = 1 with AK rows only is the pure delta rule [eq:delta-rule]: accepted, and the cpu path
 // stays within the reference's rounding bound (the η's keep the rows mean-square stable).
 TEST(RowBuffers, PureDeltaRuleAtBetaOne) {
-  auto o = op(7);
+  auto o = row_buffers_op(7);
   o.rows.erase(std::remove_if(o.rows.begin(), o.rows.end(), [](const ops::BufferRow& r) { return r.rule == BufferKind::ema; }),
                o.rows.end());
   for (auto& p : o.probes) p.W = p.W.topRows(o.B()).eval();
@@ -95,7 +95,7 @@ TEST(RowBuffers, PureDeltaRuleAtBetaOne) {
 // On both paths a step probe is Σ W e of the error recorded at that step and the window probe
 // Σ (−W) of the window mean, each within kC·(B·n)·ε of Σ|W e| (a B·n-term sum).
 TEST(RowBuffers, ProbesAreWeightedSumsOfTheErrors) {
-  const auto o = op(16);
+  const auto o = row_buffers_op(16);
   const std::size_t per = o.per_record();
   for (Backend b : {Backend::reference, Backend::cpu}) {
     const auto r = rows(o, b, 0, 3, 1);
@@ -120,7 +120,7 @@ TEST(RowBuffers, ProbesAreWeightedSumsOfTheErrors) {
 // The window slot is the mean of the errors over [window_start, steps]: at window_start =
 // steps it is the last step's record, on both paths.
 TEST(RowBuffers, WindowOfOneStepIsTheLastRecord) {
-  auto o = op(8);
+  auto o = row_buffers_op(8);
   o.window_start = o.steps;
   for (Backend b : {Backend::reference, Backend::cpu}) {
     const auto r = rows(o, b, 0, 2, 1);
@@ -134,7 +134,7 @@ TEST(RowBuffers, WindowOfOneStepIsTheLastRecord) {
 // Rows on different noise slots see different ξ: moving a row to the other slot changes its
 // errors (a path that ignored the slot would not notice), and no other row's.
 TEST(RowBuffers, NoiseSlotsAreTheRowsOwn) {
-  auto o = op(8);
+  auto o = row_buffers_op(8);
   const auto base = rows(o, Backend::cpu, 0, 1, 1);
   o.rows[1].noise_slot = 1;
   const auto moved = rows(o, Backend::cpu, 0, 1, 1);
@@ -162,7 +162,7 @@ TEST(RowBuffers, KeyLawCpuMatchesReference) {
   const KeySampler law(parse_key_law("mixture:weights=0.4/0.3/0.3,scales=1/0.5/0.25,bases=identity/reverse/random"),
                        lambda_of(n), 5);
   for (bool on_normalized : {false, true}) {
-    auto o = op(n);
+    auto o = row_buffers_op(n);
     o.law_keys.law = std::make_shared<const KeySampler>(law);
     o.law_keys.coords = law.basis(2);
     o.value_on_normalized = on_normalized;
@@ -172,7 +172,7 @@ TEST(RowBuffers, KeyLawCpuMatchesReference) {
     EXPECT_GT(w, 0.0) << "values on x̂: " << on_normalized;
     EXPECT_EQ(cpu, rows(o, Backend::cpu, 3, 4, 1));
   }
-  auto o = op(n);
+  auto o = row_buffers_op(n);
   const auto plain = rows(o, Backend::reference, 3, 4, 1);
   o.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), lambda_of(n));
   EXPECT_EQ(rows(o, Backend::reference, 3, 4, 1), plain);
@@ -187,7 +187,7 @@ TEST(RowBuffers, KeyLawCpuMatchesReference) {
 // the bound on the reference (Eigen's dot over a matrix row may sum in another order).
 TEST(RowBuffers, ScheduleCpuMatchesReference) {
   const int n = 9;
-  auto o = op(n);
+  auto o = row_buffers_op(n);
   Stream s(41, 0, Purpose::init);
   for (int t = 0; t < o.steps; ++t) {
     Mat G(n, n), V(o.B(), n);
@@ -202,9 +202,9 @@ TEST(RowBuffers, ScheduleCpuMatchesReference) {
   EXPECT_LE(w, o.steps * 4 * kC * n * kEps64);
   EXPECT_GT(w, 0.0);
   EXPECT_EQ(cpu, rows(o, Backend::cpu, 3, 4, 1));
-  EXPECT_NE(ref, rows(op(n), Backend::reference, 3, 4, 1));  // the schedule reaches the trials
+  EXPECT_NE(ref, rows(row_buffers_op(n), Backend::reference, 3, 4, 1));  // the schedule reaches the trials
 
-  auto id = op(n);
+  auto id = row_buffers_op(n);
   const auto plain_ref = rows(id, Backend::reference, 3, 4, 1), plain_cpu = rows(id, Backend::cpu, 3, 4, 1);
   Mat D(id.B(), n);
   for (int b = 0; b < id.B(); ++b) D.row(b) = id.rows[std::size_t(b)].d.transpose();
@@ -221,7 +221,7 @@ TEST(RowBuffers, ScheduleCpuMatchesReference) {
 // and a mean over the window: ≤ kC·(B·n + W)·ε relative, all terms ≥ 0); trial t at stride s and
 // offset o is trial t·s + o of the plain op, bit for bit on both paths; and the mean moves the rows.
 TEST(RowBuffers, KeyMeanMeanSquareAndStreams) {
-  auto o = op(8);
+  auto o = row_buffers_op(8);
   o.key_mean = Vec::LinSpaced(8, -1.0, 2.0);
   o.msq_window_start = 33;
   o.record.clear();
@@ -254,12 +254,12 @@ TEST(RowBuffers, KeyMeanMeanSquareAndStreams) {
 }
 
 TEST(RowBuffers, StatisticsIndependentOfThreads) {
-  const auto o = op(8);
+  const auto o = row_buffers_op(8);
   expect_statistics_independent_of_threads([&](const McOptions& mc) { return ops::row_buffers(o, 3, Backend::cpu, mc); });
 }
 
 TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
-  auto refused = [](auto change, const char* param) { expect_refused(op(8), change, param); };
+  auto refused = [](auto change, const char* param) { expect_refused(row_buffers_op(8), change, param); };
   refused([](auto& o) { o.beta = 1.0; }, "beta");  // EMA rows among them
   refused([](auto& o) { o.rows[1].rule = BufferKind::delta; }, "rows.rule");  // ak_raw at β = 1
   refused([](auto& o) { o.noise_sigma = -1; }, "noise_sigma");
@@ -280,7 +280,7 @@ TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
   refused([](auto& o) { o.value_rows.assign(40, Mat::Constant(6, 8, std::nan(""))); }, "value_rows");
   refused([](auto& o) { o.law_keys.law = std::make_shared<const KeySampler>(parse_key_law("gaussian"), Vec::Ones(3)); }, "law");
   refused([](auto& o) { o.law_keys.coords = Mat::Identity(8, 8); }, "coords");  // coordinates need a law
-  const auto o = op(8);  // no device kernel: refused by name, before any work
+  const auto o = row_buffers_op(8);  // no device kernel: refused by name, before any work
   std::vector<double> r(o.n_obs());
   expect_no_device_path([&](Backend b) { ops::row_buffers_rows(o, 1, b, 0, 1, 1, r.data()); });
 }
