@@ -76,14 +76,19 @@ struct Layout {
   static constexpr int kEntries = kM * kN;
   // v block: checkpoint c, stream s (0 Σ, 1 Σ'−Σ, 2 dependent), entry e = j·kM + i.
   static std::size_t v(std::size_t c, int s, int e) { return (c * 3 + s) * kEntries + e; }
-  static std::size_t identity() { return v(kVCheckpoints.size(), 0, 0); }
-  static std::size_t rot(int p, int lag) { return identity() + 1 + static_cast<std::size_t>(p * kLags + lag - 1); }
+  static std::size_t rot(int p, int lag) { return v(kVCheckpoints.size(), 0, 0) + static_cast<std::size_t>(p * kLags + lag - 1); }
   static std::size_t base(int p, int lag) { return rot(kRotProbes, 1) + static_cast<std::size_t>(p * kLags + lag - 1); }
   static std::size_t buffer(int r, std::size_t c) { return base(kBaseProbes, 1) + static_cast<std::size_t>(r) * kCheckLags.size() + c; }
   static std::size_t size() { return buffer(kM, 0); }
 };
 
+/// The Monte Carlo (model.cpp): three runs of ops::row_buffers on one seed, Σ's and Σ''s keys on
+/// common random numbers; each trial's rows make its record in Layout.
 McResult simulate(ExperimentContext& ctx, const Model& md, std::uint64_t seed, long long trials);
+
+/// max |v_AK-AdamW − v_AdamW| after kSteps steps of one stream (Σ' keys, independent values):
+/// the second moment is the same function of the same gradients, whatever the first moment.
+double second_moment_gap(const Model& md, std::uint64_t seed);
 
 /// Worst entry of a family of Monte-Carlo comparisons: the largest skew-corrected deviation
 /// (include/akm/check/check.hpp; v̂ at t = 1 is δ_i²x_j², a product of χ² variables whose mean

@@ -1,7 +1,9 @@
 // The row_buffers op (T1, T2, T6, T8, T13 and T16's Monte Carlo) held to its plain reference: the
 // fast CPU engine in double against the 1×n Eigen buffers of the reference, within the rounding
 // model of tests/test_engine.cpp, on Gaussian keys and on a key law; the probes as the weighted
-// sums of the recorded errors; T13's keys with a mean, mean square window and stream ids; rows independent of the host thread count and of which call
+// sums of the recorded errors; T13's keys with a mean, mean square window and stream ids; T17's
+// per-row noise scales and AdamW's second moment (akm::AdamW's on the replayed stream); rows
+// independent of the host thread count and of which call
 // computes them; the device backends refused by name.
 #include <gtest/gtest.h>
 
@@ -14,6 +16,9 @@
 
 #include "akm/base/errors.hpp"
 #include "akm/random/random.hpp"
+#include "akm/rules/kernels.hpp"
+#include "akm/rules/optimizers.hpp"
+#include "akm/sim/engine/engine.hpp"
 #include "akm/sim/ops/row_buffers.hpp"
 #include "support.hpp"
 
@@ -47,6 +52,23 @@ ops::RowBuffers row_buffers_op(int n) {
   Mat W(6, n);
   for (Eigen::Index k = 0; k < W.size(); ++k) W.data()[k] = s.normal();
   o.probes = {{W, {1, 9, 40}, false}, {-W, {}, true}};
+  return o;
+}
+
+// The op above with AdamW's second moment recorded at three steps (β2 = 0.9), a row whose noise
+// is scaled by 2.5, a noise-free row, and a seventh row whose values are noise alone (d = 0,
+// scale 0.7); no probes (they are sized for six rows).
+ops::RowBuffers second_moment_op(int n) {
+  ops::RowBuffers o = row_buffers_op(n);
+  o.probes.clear();
+  o.rows[1].noise_scale = 2.5;
+  o.rows[4].noise_scale = 0.0;
+  ops::BufferRow quiet = o.rows[2];
+  quiet.d.setZero();
+  quiet.noise_scale = 0.7;
+  o.rows.push_back(quiet);
+  o.second_moment_record = {1, 7, 40};
+  o.beta2 = 0.9;
   return o;
 }
 
@@ -274,6 +296,9 @@ TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
   refused([](auto& o) { o.probes[0].W = Mat::Zero(5, 8); }, "probes.W");
   refused([](auto& o) { o.window_start = 0; }, "probes.window");
   refused([](auto& o) { o.steps = 0; }, "steps");
+  refused([](auto& o) { o.rows[3].noise_scale = -0.5; }, "rows.noise_scale");
+  refused([](auto& o) { o.second_moment_record = {5, 41}; }, "second_moment_record");
+  refused([](auto& o) { o.second_moment_record = {5}, o.beta2 = 1.0; }, "beta2");
   refused([](auto& o) { o.key_turns.assign(39, Mat::Identity(8, 8)); }, "key_turns");  // one per step: 40
   refused([](auto& o) { o.key_turns.assign(40, Mat::Identity(7, 8)); }, "key_turns");
   refused([](auto& o) { o.value_rows.assign(40, Mat::Zero(5, 8)); }, "value_rows");  // rows: 6
@@ -284,3 +309,68 @@ TEST(RowBuffers, RefusesWhatNoBackendCanRun) {
   std::vector<double> r(o.n_obs());
   expect_no_device_path([&](Backend b) { ops::row_buffers_rows(o, 1, b, 0, 1, 1, r.data()); });
 }
+
+// The second moment is AdamW's [app:second-moment]: the reference's v̂ is, bit for bit,
+// akm::AdamW's second_hat fed the trial's values δ_{b,t} and raw keys x_t, replayed here from the
+// trial's streams as the op defines them (keys √λ ∘ z, noise σξ per slot, δ = a_t d_b·x + s_b σξ).
+TEST(RowBuffers, SecondMomentIsAdamWsOnTheTrialsStream) {
+  const auto o = second_moment_op(8);
+  const int n = o.n(), B = o.B();
+  const long long trial = 2;
+  const auto ref = rows(o, Backend::reference, trial, 1, 1);
+  Stream keys(17, o.stream(trial), Purpose::keys), noise(17, o.stream(trial), Purpose::noise);
+  AdamWParams p;
+  p.beta2 = o.beta2;
+  AdamW adam(B, n, p);
+  Mat W = Mat::Zero(B, n);
+  Vec x(n), xi(o.noise_slots), delta(B);
+  std::size_t c = 0;
+  for (int t = 1; t <= o.steps; ++t) {
+    kern::gaussian_key(keys, o.sqrt_lambda, x);
+    for (int s = 0; s < o.noise_slots; ++s) xi[s] = o.noise_sigma * noise.normal();
+    for (int b = 0; b < B; ++b) {
+      const ops::BufferRow& r = o.rows[std::size_t(b)];
+      delta[b] = o.a(t) * r.d.dot(x) + r.noise_scale * xi[r.noise_slot];
+    }
+    adam.step(W, delta, x);
+    if (c < o.second_moment_record.size() && t == o.second_moment_record[c]) {
+      const Mat v_hat = adam.second_hat();
+      for (int b = 0; b < B; ++b)
+        for (int i = 0; i < n; ++i) ASSERT_EQ(ref[o.second_moment_obs(c, b, i)], v_hat(b, i)) << "t " << t << " row " << b;
+      ++c;
+    }
+  }
+  EXPECT_EQ(c, o.second_moment_record.size());
+  EXPECT_GT(ref[o.second_moment_obs(2, 6, 0)], 0.0);  // the noise-only row's values are not zero
+}
+
+// The cpu path's second moment and scaled noise against the reference. With the engine's
+// scalar normals (akm::Stream's bits, tests/test_engine.cpp) the noise-only row (d = 0) sees the
+// same δ and x bit for bit, and each step v ← β2 v + (1 − β2)g² of positive terms differs at
+// most by the fused multiply-add's and the sum's roundings, ≤ 2ε relative: ≤ (2T + 1)ε
+// relative after T steps and the bias division. The other rows' errors (their δ through an
+// n-term dot) are held to the op's bound of CpuMatchesReference; the noise-free row's error is
+// its transport product alone, and a scale of 2.5 moves the row it is given.
+TEST(RowBuffers, SecondMomentAndNoiseScaleCpuMatchesReference) {
+  const auto o = second_moment_op(8);
+  engine::NormalStream::set_force_scalar(true);
+  const auto ref = rows(o, Backend::reference, 0, 4, 1), cpu = rows(o, Backend::cpu, 0, 4, 2);
+  engine::NormalStream::set_force_scalar(false);
+  EXPECT_LE(max_rel_diff_rows(ref, cpu, o.n_obs(), 0, o.msq_obs()), o.steps * 3 * kC * o.n() * kEps64);
+  double worst = 0;
+  for (std::size_t t = 0; t < 4; ++t)
+    for (std::size_t c = 0; c < o.second_moment_record.size(); ++c)
+      for (int i = 0; i < o.n(); ++i) {
+        const std::size_t k = t * o.n_obs() + o.second_moment_obs(c, 6, i);
+        ASSERT_GT(ref[k], 0.0);
+        worst = std::max(worst, std::abs(cpu[k] - ref[k]) / ref[k]);
+      }
+  RecordProperty("second_moment_worst_rel_diff", sci(worst));
+  EXPECT_LE(worst, (2.0 * o.steps + 1) * kEps64);
+  auto unscaled = o;
+  unscaled.rows[1].noise_scale = 1.0;
+  const auto moved = rows(unscaled, Backend::reference, 0, 4, 1);
+  EXPECT_NE(moved[o.obs(3, 1, 0)], ref[o.obs(3, 1, 0)]);
+  EXPECT_EQ(moved[o.obs(3, 0, 0)], ref[o.obs(3, 0, 0)]);
+}
+

@@ -14,7 +14,10 @@
 // direction c_b: the whole error at the recorded steps, its mean over a window of steps, and
 // probes Σ_{b,i} W_{b,i} e_{b,t,i} (a weighted sum per trial, its standard error from the
 // trials) at chosen steps or over the window, and the window mean of the mean square error
-// (1/(B·n))Σ_{b,i} e_{b,t,i}² (T13's per-coordinate buffer scale). Keys may carry a mean,
+// (1/(B·n))Σ_{b,i} e_{b,t,i}² (T13's per-coordinate buffer scale), and AdamW's second moment of
+// each row's raw-key gradient δ_{b,t} x_tᵀ, bias corrected, at chosen steps (T17's v̂
+// [app:second-moment]); a row's noise may carry its own scale s_b (δ = … + s_b σ ξ; 0: a
+// noise-free row, whose buffer is then the transport product pushed from its start). Keys may carry a mean,
 // x_t = √λ ∘ z + μ (T13's spiked keys), and trials may draw on interleaved stream ids
 // (trial·stride + offset), so that runs of several settings share one seed's streams.
 //
@@ -46,6 +49,7 @@ struct BufferRow {
   Vec start;  ///< M_0
   Vec center;  ///< c: the target is a_t c, the error e_t = M_t − a_t c
   int noise_slot = 0;  ///< which of the step's noise normals ξ_{t,slot} the row's value carries
+  double noise_scale = 1.0;  ///< s_b ≥ 0: the row's value carries s_b σ ξ_{t,slot}
 };
 
 /// A weighted sum Σ_{b,i} W(b,i) e_{b,t,i}, one observable per step in `steps` (or, when
@@ -86,6 +90,12 @@ struct RowBuffers {
   /// > 0: one more observable, the mean over steps [msq_window_start, steps] of the mean square
   /// error (1/(B·n))Σ_{b,i} e_{b,t,i}²; 0: none.
   int msq_window_start = 0;
+  /// AdamW's second moment of each row's raw-key gradient g_{b,t} = δ_{b,t} x_tᵀ (x_t after the
+  /// mean and the schedule's turn, before any normalization) [app:second-moment]: v_b ← β2 v_b +
+  /// (1 − β2) g_b⊙g_b from v_b = 0, recorded bias corrected, v̂ = v/(1 − β2^t), at these steps
+  /// (increasing in 1..steps; every row and coordinate); empty: none.
+  std::vector<int> second_moment_record;
+  double beta2 = 0.999;  ///< β2 of the second moment, in [0, 1)
   /// Trial t draws on the streams (seed, t·stream_stride + stream_offset, keys | noise).
   long long stream_stride = 1;
   long long stream_offset = 0;  ///< see stream_stride
@@ -103,7 +113,11 @@ struct RowBuffers {
   }
   /// The window mean of the mean square error (msq_window_start > 0).
   std::size_t msq_obs() const { return probe_obs(probes.size(), 0); }
-  std::size_t n_obs() const { return msq_obs() + (msq_window_start > 0 ? 1 : 0); }  ///< observables per trial
+  /// Row b's v̂ on coordinate i at the c-th step of second_moment_record.
+  std::size_t second_moment_obs(std::size_t c, int b, int i) const {
+    return msq_obs() + (msq_window_start > 0 ? 1 : 0) + c * per_record() + std::size_t(b) * n() + i;
+  }
+  std::size_t n_obs() const { return second_moment_obs(second_moment_record.size(), 0, 0); }  ///< observables per trial
   /// The stream id of trial t.
   std::uint64_t stream(long long t) const { return interleaved_stream(t, stream_stride, stream_offset); }
   /// The value scale at step t (t = 0: the start).

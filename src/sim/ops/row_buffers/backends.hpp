@@ -35,6 +35,10 @@ struct RowBuffersPlain {
   LawKeys::Batch law_keys;
   std::vector<double> key_turns;  ///< steps × n × n, row-major per step; empty: none
   std::vector<double> value_rows;  ///< steps × B × n, row-major per step; empty: the rows' d
+  std::vector<double> noise_scale;  ///< s_b per row
+  std::vector<int> second_moment_record;
+  double beta2;
+  std::size_t msq_obs, second_moment_base;  ///< RowBuffers::msq_obs, second_moment_obs(0, 0, 0)
   double a(int t) const { return a0 + a1 * t; }
   /// RowBuffers::stream.
   std::uint64_t stream(long long t) const { return interleaved_stream(t, stream_stride, stream_offset); }

@@ -30,12 +30,14 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
     engine::NormalStream(seed, id, Purpose::noise).fill(xi.data(), int(xi.size()));
     const bool msq = op.msq_window_start > 0;
     const double msq_scale = 1.0 / (double(B) * n) / double(op.steps - op.msq_window_start + 1);
-    if (msq) out[op.n_obs - 1] = 0.0;  // the last observable (RowBuffers::msq_obs)
+    if (msq) out[op.msq_obs] = 0.0;
+    const bool second = !op.second_moment_record.empty();
+    std::vector<double> v(second ? Bn : 0, 0.0);  // AdamW's second moment per row (B × n)
     double* __restrict win = out + R * Bn;
     if (windowed)
       for (std::size_t k = 0; k < Bn; ++k) win[k] = 0.0;
     std::vector<std::size_t> next(op.probes.size(), 0);
-    std::size_t c = 0;
+    std::size_t c = 0, cv = 0;
     for (int t = 1; t <= op.steps; ++t) {
       const double* zs = z.data() + std::size_t(t - 1) * n;
       for (int i = 0; i < n; ++i) x[i] = law ? zs[i] : op.sqrt_lambda[i] * zs[i];
@@ -56,7 +58,14 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
         const double* db = op.value_rows.empty() ? op.d.data() + std::size_t(b) * n
                                                  : op.value_rows.data() + (std::size_t(t - 1) * B + b) * n;
         const double delta = a * dot(db, op.value_on_normalized ? xh.data() : x.data(), n) +
-                             op.noise_sigma * xi[std::size_t(t - 1) * op.noise_slots + op.slot[b]];
+                             op.noise_scale[b] * (op.noise_sigma * xi[std::size_t(t - 1) * op.noise_slots + op.slot[b]]);
+        if (second) {  // v ← β2 v + (1 − β2) g⊙g, g = δxᵀ [app:second-moment]
+          double* __restrict vb = v.data() + std::size_t(b) * n;
+          for (int i = 0; i < n; ++i) {
+            const double g = delta * x[i];
+            vb[i] = op.beta2 * vb[i] + (1.0 - op.beta2) * (g * g);
+          }
+        }
         const double* k = rule == kAkNorm ? xh.data() : x.data();
         // AK: r = η(δ − M·k) [eq:dm-update, eq:dm-norm-update]; EMA: r = (1 − β)δ [eq:ema-update]
         const double r = rule == kEma ? (1.0 - op.beta) * delta : op.eta[b] * (delta - dot(Mb, k, n));
@@ -67,12 +76,18 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
           eb[i] = Mb[i] - a * cb[i];  // e_t = M_t − a_t c
         }
       }
-      if (msq && t >= op.msq_window_start) out[op.n_obs - 1] += dot(e.data(), e.data(), int(Bn)) * msq_scale;
+      if (msq && t >= op.msq_window_start) out[op.msq_obs] += dot(e.data(), e.data(), int(Bn)) * msq_scale;
       if (windowed && t >= op.window_start)
         for (std::size_t q = 0; q < Bn; ++q) win[q] += e[q] / W;
       if (c < R && t == op.record[c]) {
         for (std::size_t q = 0; q < Bn; ++q) out[c * Bn + q] = e[q];
         ++c;
+      }
+      if (cv < op.second_moment_record.size() && t == op.second_moment_record[cv]) {  // v̂ = v/(1 − β2^t)
+        const double bias = 1.0 - std::pow(op.beta2, double(t));
+        double* __restrict o = out + op.second_moment_base + cv * Bn;
+        for (std::size_t q = 0; q < Bn; ++q) o[q] = v[q] / bias;
+        ++cv;
       }
       for (std::size_t p = 0; p < op.probes.size(); ++p) {
         const auto& pr = op.probes[p];

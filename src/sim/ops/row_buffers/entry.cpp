@@ -40,6 +40,8 @@ void RowBuffers::validate() const {
       throw InputError("rows.d, rows.start, rows.center", "a non-finite entry", "must be finite");
     if (r.rule != BufferKind::ema && !(r.eta > 0 && std::isfinite(r.eta)))
       throw InputError("rows.eta", fmt::format("{}", r.eta), "must be finite and > 0 (AK rows)");
+    if (!(r.noise_scale >= 0 && std::isfinite(r.noise_scale)))
+      throw InputError("rows.noise_scale", fmt::format("{}", r.noise_scale), "must be finite and ≥ 0");
     if (r.noise_slot < 0 || r.noise_slot >= noise_slots)
       throw InputError("rows.noise_slot", std::to_string(r.noise_slot), fmt::format("must be in 0..noise_slots−1 = {}", noise_slots - 1));
   }
@@ -63,6 +65,8 @@ void RowBuffers::validate() const {
     throw InputError("key_mean", fmt::format("{} entries", key_mean.size()), fmt::format("must be empty or n = {} finite entries", nn));
   if (msq_window_start < 0 || msq_window_start > steps)
     throw InputError("msq_window_start", std::to_string(msq_window_start), fmt::format("must be 0 (none) or in 1..steps = {}", steps));
+  detail::check_steps(second_moment_record, steps, "second_moment_record");
+  if (!(beta2 >= 0 && beta2 < 1)) throw InputError("beta2", fmt::format("{}", beta2), "must be in [0, 1)");
   if (stream_stride < 1) throw InputError("stream_stride", std::to_string(stream_stride), "must be at least 1");
   if (stream_offset < 0) throw InputError("stream_offset", std::to_string(stream_offset), "must be ≥ 0");
   for (const RowProbe& p : probes) {
@@ -81,7 +85,8 @@ namespace detail {
 RowBuffersPlain plain(const RowBuffers& op) {
   RowBuffersPlain p{op.n(), op.B(), op.noise_slots, op.steps, op.window_start, op.msq_window_start, op.beta, op.noise_sigma,
                     op.a0, op.a1, op.stream_stride, op.stream_offset, {}, {}, {}, {}, {}, {}, {}, {}, op.record, {}, {},
-                    op.n_obs(), op.value_on_normalized, {}, {}, {}};
+                    op.n_obs(), op.value_on_normalized, {}, {}, {}, {}, op.second_moment_record, op.beta2,
+                    op.msq_obs(), op.second_moment_obs(0, 0, 0)};
   p.key_mean.assign(op.key_mean.data(), op.key_mean.data() + op.key_mean.size());
   if (op.law_keys) p.law_keys = op.law_keys.batch();
   p.sqrt_lambda.assign(op.sqrt_lambda.data(), op.sqrt_lambda.data() + op.n());
@@ -89,6 +94,7 @@ RowBuffersPlain plain(const RowBuffers& op) {
     p.rule.push_back(int(r.rule));
     p.eta.push_back(r.eta);
     p.slot.push_back(r.noise_slot);
+    p.noise_scale.push_back(r.noise_scale);
     for (int i = 0; i < op.n(); ++i) {
       p.d.push_back(r.d[i]);
       p.start.push_back(r.start[i]);

@@ -7,6 +7,7 @@
 #include "akm/base/thread_pool.hpp"
 #include "akm/random/random.hpp"
 #include "akm/rules/kernels.hpp"
+#include "akm/rules/optimizers.hpp"
 #include "backends.hpp"
 
 namespace akm::ops::detail {
@@ -20,7 +21,7 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
     const long long trial = first + (long long)j;
     double* out = rows + j * op.n_obs();
     Stream keys(seed, op.stream(trial), Purpose::keys), noise(seed, op.stream(trial), Purpose::noise);
-    std::vector<Mat> M;
+    std::vector<Mat> M, second(std::size_t(B), Mat::Zero(1, n));  // AdamW's second moment per row
     for (const BufferRow& r : op.rows) M.push_back(r.start.transpose());
     Vec x(n), xh(n), delta(1), r(1), xi(op.noise_slots), work(n);
     if (op.window_start > 0)
@@ -35,7 +36,7 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
       return s;
     };
     std::vector<std::size_t> next(op.probes.size(), 0);
-    std::size_t c = 0;
+    std::size_t c = 0, cv = 0;
     for (int t = 1; t <= op.steps; ++t) {
       if (op.law_keys) op.law_keys.draw(keys, x, work);
       else kern::gaussian_key(keys, op.sqrt_lambda, x);
@@ -51,7 +52,9 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
         const BufferRow& row = op.rows[b];
         const Vec& v = op.value_on_normalized ? xh : x;
         const double dx = op.value_rows.empty() ? row.d.dot(v) : op.value_rows[std::size_t(t - 1)].row(b).transpose().dot(v);
-        delta[0] = a * dx + xi[row.noise_slot];
+        delta[0] = a * dx + row.noise_scale * xi[row.noise_slot];
+        if (!op.second_moment_record.empty())
+          adamw::second_moment_step(second[b], delta[0] * x.transpose(), op.beta2);  // g = δxᵀ [app:second-moment]
         if (row.rule == BufferKind::ak_raw)
           kern::ak_step(M[b], delta, x, op.beta, row.eta, r);  // [eq:dm-update]
         else if (row.rule == BufferKind::ak_normalized)
@@ -72,6 +75,12 @@ void row_buffers_reference(const RowBuffers& op, std::uint64_t seed, long long f
         for (int b = 0; b < B; ++b)
           for (int i = 0; i < n; ++i) out[op.obs(c, b, i)] = e[std::size_t(b) * n + i];
         ++c;
+      }
+      if (cv < op.second_moment_record.size() && t == op.second_moment_record[cv]) {  // v̂ = v/(1 − β2^t)
+        const double bias = adamw::bias_factor(op.beta2, t);
+        for (int b = 0; b < B; ++b)
+          for (int i = 0; i < n; ++i) out[op.second_moment_obs(cv, b, i)] = second[b](0, i) / bias;
+        ++cv;
       }
       for (std::size_t p = 0; p < op.probes.size(); ++p) {
         const RowProbe& pr = op.probes[p];
