@@ -139,7 +139,7 @@ TEST(RunBackend, RecordedAndCudaRefusedWithoutDevice) {
   EXPECT_EQ(nlohmann::json::parse(slurp(out / "T1" / "summary.json")).count("backend"), 0u);  // the default is not written
   r = run_cli("run T1 --quick --backend cuda-emulated --threads 2 --quiet --out " + out.string());
   EXPECT_EQ(r.code, 0) << r.out;
-  EXPECT_NE(r.out.find("ran on the cpu, not cuda-emulated: its own kernels, or ops with no cuda-emulated path"),
+  EXPECT_NE(r.out.find("ran on the cpu, not cuda-emulated: no Monte Carlo on ops, or ops with no cuda-emulated path"),
             std::string::npos) << r.out;
   auto j = nlohmann::json::parse(slurp(out / "T1" / "summary.json"));
   EXPECT_EQ(j["backend"]["asked"], "cuda-emulated");

@@ -112,12 +112,11 @@ static void t13_mup(ExperimentContext& ctx) {
     spike.push_back({n, eta, lam, f, std::pow(f, kSpikeSteps), std::pow(kBeta - eta / n, kSpikeSteps),
                      kBeta * kBeta + (eta * eta - 2 * kBeta * eta) / n});
   }
-  // (C) The coordinate check (MLP trainings on its own kernels, as C'). Its seeds were renewed when the activation
+  // (C) The coordinate check (MLP trainings on ops::mlp_coord, as C'). Its seeds were renewed when the activation
   // part was pre-registered (app:mup-coord/act-rms), after the earlier stream's runs: decided on seeds none drew.
   const std::uint64_t seedC = derive_seed(ctx.opts.seed, "T13/coord/confirm");
-  ctx.own_kernels();
-  const auto resC = monte_carlo(ctx.mc(seeds, "T13 coordinate check"), lay.size(),
-                                [&](long long seed, double* out) { coord::run_seed(cs, arms, lay, task, seedC, seed, out); });
+  const auto resC = ops::mlp_coord({cs, arms, task}, seedC, ctx.backend_for(ops::mlp_coord_has),
+                                   ctx.mc(seeds, "T13 coordinate check"));
   const Vec cm = resC.total.mean(), cse = resC.total.stderr_mean();
   const MuonCoord muon = measure_muon_coord(ctx, task, quick);  // (C') the Muon pair
 

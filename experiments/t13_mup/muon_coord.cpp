@@ -24,6 +24,7 @@
 #include <fmt/format.h>
 
 #include "akm/check/one_sided.hpp"
+#include "akm/rules/muon.hpp"
 #include "mup_coord.hpp"
 #include "t13_mup.hpp"
 
@@ -39,12 +40,10 @@ MuonCoord measure_muon_coord(ExperimentContext& ctx, const Task& task, bool quic
   r.setup.aux_lr = 10 * kCoordLr;  // the AdamW arm's rate: input and output layers as in that arm
   r.seeds = quick ? kMuonQuickSeeds : kMuonFullSeeds;
   r.arms = {{"ak-muon", "ak-muon", kMuonLr, 0.0, 1}, {"muon", "muon", kMuonLr, 0.0, 2}, {"adamw", "adamw", 10 * kCoordLr, 0.0}};
-  const coord::Layout lay(r.arms, static_cast<int>(r.setup.widths.size()), r.setup.steps);
   // A seed stream of its own: these arms were added after the other arms' runs.
   const std::uint64_t seed = derive_seed(ctx.opts.seed, "T13/coord/muon");
-  const auto res = monte_carlo(ctx.mc(r.seeds, "T13 coordinate check, Muon pair"), lay.size(), [&](long long s, double* out) {
-    coord::run_seed(r.setup, r.arms, lay, task, seed, s, out);
-  });
+  const auto res = ops::mlp_coord({r.setup, r.arms, task}, seed, ctx.backend_for(ops::mlp_coord_has),
+                                  ctx.mc(r.seeds, "T13 coordinate check, Muon pair"));
   r.mean = res.total.mean(), r.se = res.total.stderr_mean();
   return r;
 }

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common.hpp"
-#include "line_fit.hpp"
+#include "akm/base/line_fit.hpp"
 #include "mup_coord.hpp"
 
 namespace akm::exp::t13 {

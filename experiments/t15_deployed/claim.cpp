@@ -30,7 +30,7 @@
 #include "akm/rules/rules.hpp"
 #include "akm/sim/ops/batch_rule.hpp"
 #include "common.hpp"
-#include "line_fit.hpp"
+#include "akm/base/line_fit.hpp"
 #include "sensitivity.hpp"
 
 namespace akm::exp {

@@ -69,8 +69,8 @@ void add_run_flags(CLI::App* cmd, CommonRunFlags& f) {
   cmd->add_option_function<std::string>(
          "--backend",
          [&f](const std::string& s) { f.backend = s; },
-         "who runs the Monte Carlo of the claims on ops: reference, cpu, cuda or cuda-emulated; the "
-         "other claims run their own kernels on the CPU (the run says which ran where)")
+         "who runs the Monte Carlo of the claims on ops: reference, cpu, cuda or cuda-emulated; ops "
+         "with no path there, and claims without Monte Carlo on ops, run on the CPU (the run says which ran where)")
       ->type_name("NAME")
       ->default_str("cpu");
 }

@@ -108,7 +108,7 @@ int run_many(const std::vector<const ExperimentEntry*>& list, const RunOptions& 
                     : r.trials_scaled ? fmt::format("     trials ×{} (--trials-scale)\n", opts.trials_scale)
                                       : "     no Monte-Carlo trials to scale: run as at --trials-scale 1\n")
                 << (opts.backend == Backend::cpu ? ""
-                    : r.ran_on == "cpu" ? fmt::format("     ran on the cpu, not {0}: its own kernels, or ops with no {0} path\n",
+                    : r.ran_on == "cpu" ? fmt::format("     ran on the cpu, not {0}: no Monte Carlo on ops, or ops with no {0} path\n",
                                                       to_string(opts.backend))
                     : r.ran_on == to_string(opts.backend)
                         ? fmt::format("     ran on {} (its ops)\n", r.ran_on)

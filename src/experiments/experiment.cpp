@@ -153,7 +153,7 @@ ExperimentOutcome run_experiment(const ExperimentEntry& e, const RunOptions& opt
     summary["trials_scaled"] = ctx.trials_scaled;
   }
   // The backend asked for and the one the Monte Carlo ran on, written only when not the
-  // default cpu (a claim not on ops runs its own kernels on the CPU: ran_on "cpu"; one partly
+  // default cpu (a claim without Monte Carlo on ops runs on the CPU: ran_on "cpu"; one partly
   // on ops runs the rest there: "<backend> and cpu").
   const std::string ran_on = !ctx.on_ops ? "cpu"
                              : ctx.partly_own ? to_string(opts.backend) + std::string(" and cpu")

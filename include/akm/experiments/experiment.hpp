@@ -30,8 +30,8 @@ struct RunOptions {
   /// Multiplies every Monte-Carlo claim's trials (experiments/common.hpp trials()); the
   /// tolerances and powers follow from the standard errors as at 1. In [1, kMaxTrialsScale].
   int trials_scale = 1;
-  /// Who runs the Monte Carlo of the claims that run on ops (akm/sim/ops/); the others run
-  /// their own kernels on the CPU whatever is asked (summary.json "backend").
+  /// Who runs the Monte Carlo of the claims that run on ops (akm/sim/ops/); ops with no path
+  /// there, and claims without Monte Carlo on ops, run on the CPU (summary.json "backend").
   Backend backend = Backend::cpu;
 };
 
@@ -73,7 +73,7 @@ struct ExperimentContext {
   }
   /// The backend for ops that have a path on some backends only (`has`, e.g.
   /// ops::row_buffers_has): opts.backend where they have one (noted as backend() does), the
-  /// cpu otherwise (noted as own_kernels() does), so the claim runs and summary.json "ran_on"
+  /// cpu otherwise (noted in partly_own), so the claim runs and summary.json "ran_on"
   /// says "cpu", or "<backend> and cpu" when another of its ops ran on the backend.
   Backend backend_for(bool (*has)(Backend)) const { return backend_for(has(opts.backend)); }
   /// The same for an op whose paths depend on its settings too: `has` says whether opts.backend
@@ -83,12 +83,10 @@ struct ExperimentContext {
     partly_own = true;
     return Backend::cpu;
   }
-  /// Set when a part of the body's Monte Carlo runs on the CPU whatever the backend (its own
-  /// kernels, own_kernels(); or ops with no path there, backend_for): summary.json "ran_on"
-  /// names both where another part ran on the backend.
+  /// Set when a part of the body's Monte Carlo runs on the CPU whatever the backend (ops with
+  /// no path there, backend_for): summary.json "ran_on" names both where another part ran on
+  /// the backend.
   mutable bool partly_own = false;
-  /// Notes that the Monte Carlo about to run is the body's own kernel, not an op.
-  void own_kernels() const { partly_own = true; }
   /// Records that a gate (docs/statistics.md, "Check rules") removed the check `name`, and why.
   void gate(const std::string& name, const std::string& reason);
   /// Monte-Carlo options with the run's threads and a progress line labelled `what`.
@@ -161,7 +159,7 @@ struct ExperimentOutcome {
   /// "ledger" array: StatementPart::to_json).
   nlohmann::json statements = nlohmann::json::array();
   bool trials_scaled = false;  ///< its Monte-Carlo trials were multiplied by --trials-scale
-  /// Where its Monte Carlo ran: opts.backend when it runs on ops, else "cpu" (its own kernels).
+  /// Where its Monte Carlo ran: opts.backend when it runs on ops, else "cpu" (no Monte Carlo on ops).
   std::string ran_on = "cpu";
 };
 

@@ -1,7 +1,8 @@
 // ops/host_only — the entry of an op with a reference and a cpu path and no device kernel
-// (row_buffers, optimizer_loop, span_buffers, batch_rule, glm_pair, sample_minimizers): the
-// backend refused by name before any work, then one callable that writes a range of trials' rows
-// on the path the backend names, for both the op's `_rows` function and its fold (fold_rows).
+// (row_buffers, optimizer_loop, span_buffers, batch_rule, glm_pair, sample_minimizers,
+// mlp_coord): the backend refused by name before any work, then one callable that writes a
+// range of trials' rows on the path the backend names, for both the op's `_rows` function and
+// its fold (fold_rows).
 // Private to src/sim/ops/.
 #pragma once
 #include <cstdint>

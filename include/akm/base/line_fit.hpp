@@ -1,13 +1,15 @@
-// line_fit — straight-line fits for the scaling checks (T13 width slopes, T15 1/N slope);
-// not the fitting op of `akm simulate` (akm/sim/ops/fit.hpp).
+// line_fit — straight-line fits for the scaling checks (T13 width slopes, T15 1/N slope, the
+// mlp_coord op's per-seed slopes); not the fitting op of `akm simulate` (akm/sim/ops/fit.hpp).
 #pragma once
 #include <cmath>
 #include <vector>
 
-namespace akm::exp {
+namespace akm {
 
+/// A fitted line y = intercept + slope·x.
 struct LineFit {
-  double slope = 0, intercept = 0;
+  double slope = 0;  ///< the slope
+  double intercept = 0;  ///< the intercept
   double se_slope = 0;  ///< from the given per-point errors (WLS) — not from the residuals
 };
 
@@ -55,4 +57,4 @@ inline std::pair<double, double> mean_se(const std::vector<double>& v) {
   return {m, std::sqrt(s2 / v.size())};
 }
 
-}  // namespace akm::exp
+}  // namespace akm
