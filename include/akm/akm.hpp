@@ -115,6 +115,7 @@
 #include "akm/report/phase_report.hpp"
 #include "akm/report/report.hpp"
 #include "akm/report/result_dir.hpp"
+#include "akm/rules/bias_factor.hpp"
 #include "akm/rules/buffer_kind.hpp"
 #include "akm/rules/cost.hpp"
 #include "akm/rules/kernels.hpp"

@@ -25,6 +25,7 @@
 // stream AdamW and AK-AdamW hold the identical v.
 #pragma once
 #include "akm/base/linalg.hpp"
+#include "akm/rules/bias_factor.hpp"
 #include "akm/rules/rules.hpp"
 
 namespace akm {
@@ -45,8 +46,6 @@ namespace adamw {
 
 /// v ← β2 v + (1−β2) g⊙g (the unchanged second moment).
 void second_moment_step(Mat& v, ConstMatRef g, double beta2);
-/// 1 − β^t, the bias-correction factor after t steps (t ≥ 1).
-double bias_factor(double beta, long long t);
 /// W ← W − lr·(first_hat ⊘ (√v_hat + ε) + wd·W), the AdamW parameter update with
 /// decoupled weight decay (wd multiplies the old W).
 void apply(Mat& W, ConstMatRef first_hat, ConstMatRef v_hat, const AdamWParams& p);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "akm/base/thread_pool.hpp"
+#include "akm/rules/bias_factor.hpp"
 #include "akm/sim/engine/engine.hpp"
 #include "../cpu_dot.hpp"
 #include "backends.hpp"
@@ -84,7 +85,7 @@ void row_buffers_cpu(const RowBuffersPlain& op, std::uint64_t seed, long long fi
         ++c;
       }
       if (cv < op.second_moment_record.size() && t == op.second_moment_record[cv]) {  // v̂ = v/(1 − β2^t)
-        const double bias = 1.0 - std::pow(op.beta2, double(t));
+        const double bias = adamw::bias_factor(op.beta2, t);
         double* __restrict o = out + op.second_moment_base + cv * Bn;
         for (std::size_t q = 0; q < Bn; ++q) o[q] = v[q] / bias;
         ++cv;
