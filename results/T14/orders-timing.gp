@@ -2,7 +2,7 @@
 # Re-render orders-timing.png and orders-timing.svg from inside this folder:  gnuplot orders-timing.gp
 set datafile separator ','
 set datafile missing NaN
-set title 'T14 measured time of rules::deployed, Gram / through-N (m = 128, N = 512); crossover 1.64'
+set title 'T14 measured time of rules::deployed, Gram / through-N (m = 128, N = 512); crossover 1.62'
 set xlabel 'n / m'
 set ylabel 'time(Gram) / time(through-N)'
 set logscale x

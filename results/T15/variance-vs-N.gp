@@ -12,7 +12,7 @@ set key outside top left horizontal
 set terminal pngcairo size 900,600 enhanced font ',11'
 set output 'variance-vs-N.png'
 plot 'data_variance.csv' every ::1 using 1:2:3 with yerrorbars pt 7 ps 0.8 title 'measured', \
-     exp(2.8469018072716077)*x**(-1) title '∝ 1/N (through the fitted intercept at slope −1)' lw 2
+     exp(2.8469018072716072)*x**(-1) title '∝ 1/N (through the fitted intercept at slope −1)' lw 2
 set terminal svg size 900,600 dynamic enhanced
 set output 'variance-vs-N.svg'
 replot
