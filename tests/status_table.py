@@ -91,6 +91,8 @@ RES_END = "<!-- end of resolution table -->"
 # predictions are per-direction functions of η, β and λ̂, at full mode.
 TARGET_CLAIMS = {"T1", "T3", "T4", "T5", "T6", "T8", "T9", "T10", "E1"}
 TARGETS = {"eta": 0.005, "beta": 0.0005, "lambda": 0.005}
+# summary.json's resolution keys and the symbols the tables print for them.
+PARAMS = (("eta", "η"), ("beta", "β"), ("lambda", "λ̂"))
 
 # The column "at --trials-scale 4": a scale a 2-core CPU affords in the full run (its
 # Monte-Carlo claims take about four times their time at scale 1, docs/statistics.md). The
@@ -110,19 +112,19 @@ def resolution_table(root):
     for f in pathlib.Path(root).glob("*/summary.json"):
         s = json.loads(f.read_text())
         res = (s.get("status") or {}).get("resolution") or {}
-        values = {k: res.get(k) for k in ("eta", "beta", "lambda")}
+        values = {k: res.get(k) for k, _ in PARAMS}
         if all(v is None for v in values.values()):
             continue
         basis = "pooled recovery" if res.get("pooled") else "best single check"
         if s["id"] in TARGET_CLAIMS:
-            missed = [sym for k, sym in (("eta", "η"), ("beta", "β"), ("lambda", "λ̂"))
+            missed = [sym for k, sym in PARAMS
                       if values[k] is not None and values[k] > TARGETS[k]]
             target = "met" if not missed else "not met: " + ", ".join(missed)
         else:
             target = "no target"
         if res.get("pooled"):
             at_scale = " · ".join(f"{sym} {percent(None if values[k] is None else values[k] / AFFORDABLE_SCALE ** 0.5)}"
-                                  for k, sym in (("eta", "η"), ("beta", "β"), ("lambda", "λ̂")))
+                                  for k, sym in PARAMS)
         else:
             at_scale = "—"
         rows.append((natural(s["id"]), "| {} | {} | {} | {} | {} | {} | {} |".format(
