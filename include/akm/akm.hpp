@@ -49,8 +49,8 @@
 //                --measure), `akm bench` (the workloads, the machine's ceilings and their
 //                judgement), akm.spectrum()'s moments, `akm ledger` and reproduce's
 //                ledger step, `akm export-notebooks` and reproduce's notebooks, run's
-//                --backend, and the run's processes (rank 0 writes) as the commands see
-//                them.
+//                --backend, the run's processes (rank 0 writes) as the commands see
+//                them, and how the program's heap keeps freed memory.
 #pragma once
 
 #include "akm/app/bench.hpp"
@@ -59,6 +59,7 @@
 #include "akm/app/bench_machine.hpp"
 #include "akm/app/explore_api.hpp"
 #include "akm/app/explore_guard.hpp"
+#include "akm/app/heap.hpp"
 #include "akm/app/ledger.hpp"
 #include "akm/app/notebooks.hpp"
 #include "akm/app/phase.hpp"
